@@ -1,0 +1,305 @@
+"""Cards, suits, ranks and seats: the small vocabulary every other module speaks.
+
+The two bower rules live in exactly two functions, :func:`effective_suit` and
+:func:`power`; nothing else in the engine special-cases jacks.
+
+>>> card = parse_card("jd")
+>>> card
+JD
+>>> effective_suit(card, Suit.HEARTS)
+<Suit.HEARTS: 'H'>
+>>> left, ace = parse_card("JD"), parse_card("AH")
+>>> power(left, Suit.HEARTS, Suit.DIAMONDS) > power(ace, Suit.HEARTS, Suit.DIAMONDS)
+True
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+__all__ = [
+    "ALL_CARDS",
+    "UNKNOWN",
+    "Card",
+    "CardError",
+    "Rank",
+    "Seat",
+    "Suit",
+    "Team",
+    "card_name",
+    "effective_suit",
+    "format_card",
+    "parse_card",
+    "parse_card_or_unknown",
+    "parse_seat",
+    "parse_suit",
+    "power",
+    "sort_cards",
+]
+
+UNKNOWN = "??"
+"""How a card that is not known is written in records."""
+
+
+class CardError(ValueError):
+    """A piece of text that is not a card, suit or seat."""
+
+
+class Suit(enum.Enum):
+    SPADES = "S"
+    HEARTS = "H"
+    DIAMONDS = "D"
+    CLUBS = "C"
+
+    @property
+    def same_colour(self) -> Suit:
+        """The other suit of the same colour: the suit of the left bower."""
+        return _SAME_COLOUR[self]
+
+    @property
+    def symbol(self) -> str:
+        return _SUIT_SYMBOLS[self]
+
+    @property
+    def plural(self) -> str:
+        """'spades', 'hearts'…, as used in messages."""
+        return self.name.lower()
+
+    @property
+    def is_red(self) -> bool:
+        return self in (Suit.HEARTS, Suit.DIAMONDS)
+
+    def __str__(self) -> str:
+        return self.value
+
+
+_SAME_COLOUR = {
+    Suit.SPADES: Suit.CLUBS,
+    Suit.CLUBS: Suit.SPADES,
+    Suit.HEARTS: Suit.DIAMONDS,
+    Suit.DIAMONDS: Suit.HEARTS,
+}
+_SUIT_SYMBOLS = {Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", Suit.CLUBS: "♣"}
+
+
+class Rank(enum.IntEnum):
+    """Ranks in their plain (non-trump) order, low to high."""
+
+    NINE = 0
+    TEN = 1
+    JACK = 2
+    QUEEN = 3
+    KING = 4
+    ACE = 5
+
+    @property
+    def letter(self) -> str:
+        return "9TJQKA"[self.value]
+
+    @property
+    def word(self) -> str:
+        return ("nine", "ten", "jack", "queen", "king", "ace")[self.value]
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One of the 24 cards. Instances are interned: use :func:`parse_card` or ``ALL_CARDS``."""
+
+    rank: Rank
+    suit: Suit
+
+    def __str__(self) -> str:
+        return self.rank.letter + self.suit.value
+
+    def __repr__(self) -> str:
+        return str(self)
+
+    @property
+    def index(self) -> int:
+        """0..23, suit-major in S H D C order; the solver's bit position."""
+        return _SUIT_ORDER[self.suit] * 6 + int(self.rank)
+
+
+_SUIT_ORDER = {Suit.SPADES: 0, Suit.HEARTS: 1, Suit.DIAMONDS: 2, Suit.CLUBS: 3}
+
+ALL_CARDS: tuple[Card, ...] = tuple(Card(rank, suit) for suit in Suit for rank in Rank)
+"""The 24-card deck, suit by suit (S H D C), nine to ace."""
+
+_BY_TEXT: dict[str, Card] = {str(card): card for card in ALL_CARDS}
+_SYMBOL_TO_LETTER = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D", "♧": "C"}
+_VARIATION_SELECTORS = ("\ufe0f", "\ufe0e")
+
+
+def _normalise(text: str) -> str:
+    for selector in _VARIATION_SELECTORS:
+        text = text.replace(selector, "")
+    text = text.strip().upper()
+    if text.startswith("10"):
+        text = "T" + text[2:]
+    if len(text) == 2 and text[1] in _SYMBOL_TO_LETTER:
+        text = text[0] + _SYMBOL_TO_LETTER[text[1]]
+    return text
+
+
+def parse_card(text: object) -> Card:
+    """Read a card: ``"JH"``, ``"jh"``, ``"10H"``, ``"J♥"``, ``"J♥️"``.
+
+    >>> parse_card("10♦"), parse_card("as")
+    (TD, AS)
+    """
+    if not isinstance(text, str):
+        raise CardError(f"expected a card such as 'JH', got {text!r}")
+    card = _BY_TEXT.get(_normalise(text))
+    if card is None:
+        raise CardError(f"unknown card {text!r}")
+    return card
+
+
+def parse_card_or_unknown(text: object) -> Card | None:
+    """Like :func:`parse_card`, but ``"??"`` (an unknown card) gives ``None``."""
+    if isinstance(text, str) and text.strip() == UNKNOWN:
+        return None
+    return parse_card(text)
+
+
+def format_card(card: Card | None) -> str:
+    return UNKNOWN if card is None else str(card)
+
+
+_SUIT_WORDS = {
+    "S": Suit.SPADES,
+    "SPADES": Suit.SPADES,
+    "H": Suit.HEARTS,
+    "HEARTS": Suit.HEARTS,
+    "D": Suit.DIAMONDS,
+    "DIAMONDS": Suit.DIAMONDS,
+    "C": Suit.CLUBS,
+    "CLUBS": Suit.CLUBS,
+}
+
+
+def parse_suit(text: object) -> Suit:
+    """Read a suit: a letter, a symbol or an English plural, any case."""
+    if isinstance(text, str):
+        key = text
+        for selector in _VARIATION_SELECTORS:
+            key = key.replace(selector, "")
+        key = _SYMBOL_TO_LETTER.get(key.strip(), key.strip().upper())
+        suit = _SUIT_WORDS.get(key)
+        if suit is not None:
+            return suit
+    raise CardError(f"unknown suit {text!r} (expected S, H, D or C)")
+
+
+def effective_suit(card: Card, trump: Suit | None) -> Suit:
+    """The suit a card belongs to in play: the left bower belongs to trump.
+
+    ``trump`` is ``None`` in no-trump, where there are no bowers.
+    """
+    if trump is not None and card.rank is Rank.JACK and card.suit is trump.same_colour:
+        return trump
+    return card.suit
+
+
+_TRUMP_POWER = {
+    Rank.NINE: 100,
+    Rank.TEN: 101,
+    Rank.QUEEN: 103,
+    Rank.KING: 104,
+    Rank.ACE: 105,
+}
+
+
+def power(card: Card, trump: Suit | None, led: Suit) -> int:
+    """How strongly ``card`` plays to a trick whose led (effective) suit is ``led``.
+
+    The highest power wins the trick. Trumps beat everything, the right bower
+    (107) beats the left bower (106); cards of the led suit rank by their plain
+    order; any other card has power 0 and cannot win.
+    """
+    if trump is not None and effective_suit(card, trump) is trump:
+        if card.rank is Rank.JACK:
+            return 107 if card.suit is trump else 106
+        return _TRUMP_POWER[card.rank]
+    if card.suit is led:
+        return 10 + int(card.rank)
+    return 0
+
+
+class Seat(enum.Enum):
+    """Seats in clockwise order: N, E, S, W."""
+
+    N = "N"
+    E = "E"
+    S = "S"
+    W = "W"
+
+    @property
+    def next(self) -> Seat:
+        """The seat on this one's left: the next to act, clockwise."""
+        return _SEATS[(_SEATS.index(self) + 1) % 4]
+
+    @property
+    def partner(self) -> Seat:
+        return _SEATS[(_SEATS.index(self) + 2) % 4]
+
+    @property
+    def team(self) -> Team:
+        return Team.NS if self in (Seat.N, Seat.S) else Team.EW
+
+    @property
+    def number(self) -> int:
+        """0..3 for N, E, S, W (the EGN seat numbers)."""
+        return _SEATS.index(self)
+
+    @property
+    def word(self) -> str:
+        return {"N": "North", "E": "East", "S": "South", "W": "West"}[self.value]
+
+    def __str__(self) -> str:
+        return self.value
+
+
+_SEATS = list(Seat)
+
+
+class Team(enum.Enum):
+    NS = "NS"
+    EW = "EW"
+
+    @property
+    def other(self) -> Team:
+        return Team.EW if self is Team.NS else Team.NS
+
+    def __str__(self) -> str:
+        return self.value
+
+
+def parse_seat(text: object) -> Seat:
+    if isinstance(text, str):
+        key = text.strip().upper()
+        for seat in Seat:
+            if key in (seat.value, seat.word.upper()):
+                return seat
+    raise CardError(f"unknown seat {text!r} (expected N, E, S or W)")
+
+
+def sort_cards(cards: list[Card | None]) -> list[Card | None]:
+    """Canonical order for a hand: suit by suit (S H D C), high to low, unknowns last."""
+    return sorted(cards, key=lambda c: (1, 0, 0) if c is None else (0, c.index // 6, -int(c.rank)))
+
+
+def card_name(card: Card, trump: Suit | None = None) -> str:
+    """A card's name for people and screen readers.
+
+    >>> card_name(parse_card("JD"), Suit.HEARTS)
+    'Jack of diamonds, left bower'
+    """
+    name = f"{card.rank.word.capitalize()} of {card.suit.plural}"
+    if trump is not None and card.rank is Rank.JACK:
+        if card.suit is trump:
+            name += ", right bower"
+        elif card.suit is trump.same_colour:
+            name += ", left bower"
+    return name

@@ -1,0 +1,516 @@
+"""The state of one hand, from the deal to the last trick, as an explicit state machine.
+
+``HandState`` follows the shape of python-chess and OpenSpiel: ``legal_actions()``,
+``apply(action)``, ``current_seat``, ``is_terminal``, ``result()``. A hand goes
+through these phases::
+
+    FARMER (optional) -> AUCTION -> DEFEND (optional) -> DISCARD (if picked up) -> PLAY -> DONE
+
+Cards may be unknown (``None``): real records rarely know the dealer's discard
+or the hand of a partner who sat out. The state then checks what it can and
+notes what it cannot decide in ``undecided``.
+"""
+
+from __future__ import annotations
+
+import enum
+import itertools
+from dataclasses import dataclass, field
+from typing import Literal
+
+from .cards import Card, Rank, Seat, Suit, Team, effective_suit, power
+from .rules import Rules
+from .scoring import HandResult, score_hand
+
+__all__ = [
+    "NT",
+    "Action",
+    "Call",
+    "CallKind",
+    "Discard",
+    "FarmerRedeal",
+    "FarmerSwap",
+    "HandState",
+    "IllegalAction",
+    "Phase",
+    "Play",
+    "Strain",
+]
+
+NT: Literal["NT"] = "NT"
+Strain = Suit | Literal["NT"]
+CallKind = Literal["pass", "order_up", "name", "defend_alone"]
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow here; the message says why."""
+
+
+class Phase(enum.Enum):
+    FARMER = "farmer"
+    AUCTION = "auction"
+    DEFEND = "defend"
+    DISCARD = "discard"
+    PLAY = "play"
+    DONE = "done"
+
+
+@dataclass(frozen=True)
+class Call:
+    """A bid. ``pass`` also declines an optional declaration (farmer's hand, defending alone)."""
+
+    kind: CallKind
+    suit: Strain | None = None
+    alone: bool = False
+
+    def __str__(self) -> str:
+        text = {"pass": "pass", "order_up": "order up", "defend_alone": "defend alone"}.get(
+            self.kind, f"name {self.suit}"
+        )
+        return text + (" alone" if self.alone else "")
+
+
+@dataclass(frozen=True)
+class Discard:
+    """The dealer's discard after picking up; ``None`` when the card is unknown."""
+
+    card: Card | None
+
+
+@dataclass(frozen=True)
+class Play:
+    card: Card
+
+
+@dataclass(frozen=True)
+class FarmerSwap:
+    """Swap three weak cards for the kitty (the farmer's hand)."""
+
+    cards: tuple[Card, Card, Card]
+
+
+@dataclass(frozen=True)
+class FarmerRedeal:
+    """Show a farmer's hand and ask for a redeal (the redeal variant)."""
+
+
+Action = Call | Discard | Play | FarmerSwap | FarmerRedeal
+
+PASS = Call("pass")
+
+
+def _word(strain: Strain) -> str:
+    return "no-trump" if strain == NT else strain.plural
+
+
+@dataclass
+class _Trick:
+    leader: Seat
+    cards: list[tuple[Seat, Card]] = field(default_factory=list)
+    led: Suit | None = None
+
+
+class HandState:
+    """One hand of Euchre. Build it with :meth:`deal`; then ``apply`` actions in turn."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        dealer: Seat,
+        hands: dict[Seat, list[Card | None]],
+        upcard: Card,
+        kitty: list[Card | None],
+    ) -> None:
+        self.rules = rules
+        self.dealer = dealer
+        self.dealt: dict[Seat, tuple[Card | None, ...]] = {s: tuple(hands[s]) for s in Seat}
+        self.hands: dict[Seat, list[Card | None]] = {s: list(hands[s]) for s in Seat}
+        self.upcard = upcard
+        self.kitty: list[Card | None] = list(kitty)
+        self.dealt_kitty: tuple[Card | None, ...] = tuple(kitty)
+        self.known: set[Card] = {c for s in Seat for c in hands[s] if c is not None}
+        self.known.add(upcard)
+        self.known.update(c for c in kitty if c is not None)
+
+        self.phase = Phase.AUCTION
+        self.current_seat: Seat | None = dealer.next
+        self.farmer: FarmerSwap | FarmerRedeal | None = None
+        self.farmer_seat: Seat | None = None
+        self.auction: list[tuple[Seat, Call]] = []
+        self.passes = 0
+        self.strain: Strain | None = None
+        self.maker: Seat | None = None
+        self.alone = False
+        self.defender_alone: Seat | None = None
+        self.picked_up = False
+        self.discard: Card | None = None
+        self.discarded = False
+        self.tricks: list[_Trick] = []
+        self.tricks_won: dict[Team, int] = {Team.NS: 0, Team.EW: 0}
+        self.shown_out: dict[Seat, set[Suit]] = {s: set() for s in Seat}
+        self.undecided: list[str] = []
+        self.passed_out = False
+        self._queue: list[Seat] = []
+
+        if rules.farmers_hand != "off":
+            self._queue = [s for s in self._seats_from(dealer.next) if self._farmer_options(s)]
+            if self._queue:
+                self.phase = Phase.FARMER
+                self.current_seat = self._queue.pop(0)
+
+    # -- queries ---------------------------------------------------------------------------
+
+    @property
+    def trump(self) -> Suit | None:
+        """The trump suit, or ``None`` before trump is made and in no-trump."""
+        return self.strain if isinstance(self.strain, Suit) else None
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.phase is Phase.DONE
+
+    @property
+    def round(self) -> int:
+        """The bidding round, 1 or 2."""
+        return 1 if self.passes < 4 else 2
+
+    @property
+    def stuck(self) -> bool:
+        """The dealer must name a suit: seven passes under stick the dealer."""
+        return self.rules.stick_the_dealer and self.passes == 7
+
+    def sits_out(self, seat: Seat) -> bool:
+        if self.alone and self.maker is not None and seat is self.maker.partner:
+            return True
+        return self.defender_alone is not None and seat is self.defender_alone.partner
+
+    @property
+    def active_seats(self) -> list[Seat]:
+        return [s for s in Seat if not self.sits_out(s)]
+
+    @property
+    def current_trick(self) -> _Trick | None:
+        if self.tricks and len(self.tricks[-1].cards) < len(self.active_seats):
+            return self.tricks[-1]
+        return None
+
+    @property
+    def cards_played(self) -> int:
+        return sum(len(t.cards) for t in self.tricks)
+
+    def trick_winner(self, trick: _Trick) -> Seat:
+        assert trick.led is not None
+        trump, led = self.trump, trick.led
+        return max(trick.cards, key=lambda sc: power(sc[1], trump, led))[0]
+
+    def _seats_from(self, first: Seat) -> list[Seat]:
+        seats, seat = [], first
+        for _ in range(4):
+            seats.append(seat)
+            seat = seat.next
+        return seats
+
+    def _next_active(self, seat: Seat) -> Seat:
+        seat = seat.next
+        while self.sits_out(seat):
+            seat = seat.next
+        return seat
+
+    def _farmer_cards(self, seat: Seat) -> list[Card]:
+        ranks = (Rank.NINE,) if self.rules.farmers_hand == "clean" else (Rank.NINE, Rank.TEN)
+        return [
+            c
+            for c in self.hands[seat]
+            if c is not None
+            and c.rank in ranks
+            and not (self.rules.farmers_turn_card_rule and c.suit is self.upcard.suit)
+        ]
+
+    def _farmer_options(self, seat: Seat) -> list[Action]:
+        cards = self._farmer_cards(seat)
+        if len(cards) < 3:
+            return []
+        if self.rules.farmers_redeal:
+            return [FarmerRedeal()]
+        return [FarmerSwap((a, b, c)) for a, b, c in itertools.combinations(cards, 3)]
+
+    def legal_actions(self) -> list[Action]:
+        """Every action the current seat may take. Unknown cards are never offered."""
+        seat = self.current_seat
+        if seat is None or self.phase is Phase.DONE:
+            return []
+        if self.phase is Phase.FARMER:
+            return [PASS, *self._farmer_options(seat)]
+        if self.phase is Phase.DEFEND:
+            return [PASS, Call("defend_alone")]
+        if self.phase is Phase.DISCARD:
+            return [Discard(c) for c in self.hands[seat] if c is not None]
+        if self.phase is Phase.PLAY:
+            return [Play(c) for c in self.legal_cards(seat)]
+        actions: list[Action] = []
+        if not self.stuck:
+            actions.append(PASS)
+        strains: list[Strain]
+        if self.round == 1:
+            kind: CallKind = "order_up"
+            strains = [self.upcard.suit]
+        else:
+            kind = "name"
+            strains = [s for s in Suit if s is not self.upcard.suit]
+            if self.rules.no_trump:
+                strains.append(NT)
+        canadian = self.round == 1 and self.rules.canadian_loner and seat is self.dealer.partner
+        for strain in strains:
+            for alone in (False, True):
+                if canadian and not alone:
+                    continue
+                actions.append(Call(kind, None if kind == "order_up" else strain, alone))
+        return actions
+
+    def legal_cards(self, seat: Seat) -> list[Card]:
+        """The known cards ``seat`` may play now (follow the led suit if able)."""
+        held = [c for c in self.hands[seat] if c is not None]
+        trick = self.current_trick
+        if trick is None or trick.led is None:
+            return held
+        following = [c for c in held if effective_suit(c, self.trump) is trick.led]
+        return following or held
+
+    # -- actions ---------------------------------------------------------------------------
+
+    def apply(self, action: Action) -> None:
+        """Carry out ``action`` for the current seat, or raise :class:`IllegalAction`."""
+        if self.phase is Phase.DONE or self.current_seat is None:
+            raise IllegalAction("the hand is over")
+        seat = self.current_seat
+        if self.phase is Phase.FARMER:
+            self._apply_farmer(seat, action)
+        elif self.phase is Phase.AUCTION:
+            if not isinstance(action, Call):
+                raise IllegalAction(f"it is {seat}'s turn to bid")
+            self._apply_call(seat, action)
+        elif self.phase is Phase.DEFEND:
+            if not isinstance(action, Call) or action.kind not in ("pass", "defend_alone"):
+                raise IllegalAction(f"{seat} may defend alone or pass")
+            self._apply_defend(seat, action)
+        elif self.phase is Phase.DISCARD:
+            if not isinstance(action, Discard):
+                raise IllegalAction(f"the dealer ({seat}) must discard")
+            self._apply_discard(seat, action)
+        else:
+            if not isinstance(action, Play):
+                raise IllegalAction(f"it is {seat}'s turn to play a card")
+            self._apply_play(seat, action.card)
+
+    def _apply_farmer(self, seat: Seat, action: Action) -> None:
+        if action == PASS:
+            self._after_farmer()
+            return
+        if action not in self._farmer_options(seat):
+            raise IllegalAction(f"{seat} cannot declare a farmer's hand with {action}")
+        self.farmer_seat = seat
+        if isinstance(action, FarmerRedeal):
+            self.farmer = action
+            self._finish(passed_out=True)
+            return
+        assert isinstance(action, FarmerSwap)
+        self.farmer = action
+        for card in action.cards:
+            self.hands[seat].remove(card)
+        self.hands[seat].extend(self.kitty)
+        self.kitty = list(action.cards)
+        self._queue = []
+        self._after_farmer()
+
+    def _after_farmer(self) -> None:
+        if self._queue:
+            self.current_seat = self._queue.pop(0)
+        else:
+            self.phase = Phase.AUCTION
+            self.current_seat = self.dealer.next
+
+    def _check_call(self, seat: Seat, call: Call) -> None:
+        if call.kind == "pass":
+            if self.stuck:
+                raise IllegalAction("the dealer is stuck and must name a suit (stick the dealer)")
+            return
+        if call.kind == "defend_alone":
+            raise IllegalAction("defending alone is declared only after trump is made")
+        if self.round == 1:
+            if call.kind != "order_up":
+                raise IllegalAction(
+                    f"a suit is named only in the second round; in the first round {seat} "
+                    f"may order up {self.upcard.suit.plural} or pass"
+                )
+            if call.suit is not None and call.suit != self.upcard.suit:
+                raise IllegalAction(
+                    f"ordering up makes the upcard's suit ({self.upcard.suit.plural}) trump, "
+                    f"not {_word(call.suit)}"
+                )
+            if self.rules.canadian_loner and seat is self.dealer.partner and not call.alone:
+                raise IllegalAction(
+                    "the dealer's partner may order up only by going alone (Canadian loner)"
+                )
+            return
+        if call.kind != "name":
+            raise IllegalAction(
+                "the upcard was turned down: in the second round a suit is named, not ordered up"
+            )
+        if call.suit is None:
+            raise IllegalAction("a named call must give its suit")
+        if call.suit == NT and not self.rules.no_trump:
+            raise IllegalAction("no-trump is not allowed by these rules")
+        if call.suit == self.upcard.suit:
+            raise IllegalAction(
+                f"{self.upcard.suit.plural} was turned down and cannot be named this hand"
+            )
+
+    def _apply_call(self, seat: Seat, call: Call) -> None:
+        self._check_call(seat, call)
+        if call.kind == "order_up":
+            call = Call("order_up", None, call.alone)
+        self.auction.append((seat, call))
+        if call.kind == "pass":
+            self.passes += 1
+            if self.passes == 8:
+                self._finish(passed_out=True)
+            else:
+                self.current_seat = seat.next
+            return
+        self.strain = self.upcard.suit if call.kind == "order_up" else call.suit
+        self.maker = seat
+        self.alone = call.alone
+        if call.kind == "order_up":
+            dealer_sits_out = self.alone and seat is self.dealer.partner
+            self.picked_up = not dealer_sits_out or self.rules.sitting_out_dealer_picks_up
+        if self.rules.defend_alone:
+            self.phase = Phase.DEFEND
+            self._queue = [seat.next, seat.next.partner]
+            self.current_seat = self._queue.pop(0)
+        else:
+            self._after_auction()
+
+    def _apply_defend(self, seat: Seat, call: Call) -> None:
+        if call.kind == "defend_alone":
+            self.auction.append((seat, call))
+            self.defender_alone = seat
+            self._queue = []
+        if self._queue:
+            self.current_seat = self._queue.pop(0)
+        else:
+            self._after_auction()
+
+    def _after_auction(self) -> None:
+        if self.picked_up:
+            self.hands[self.dealer].append(self.upcard)
+            self.phase = Phase.DISCARD
+            self.current_seat = self.dealer
+        else:
+            self._start_play()
+
+    def _take(self, seat: Seat, card: Card, verb: str) -> None:
+        """Remove ``card`` from ``seat``'s hand, filling an unknown slot if need be."""
+        hand = self.hands[seat]
+        if card in hand:
+            hand.remove(card)
+            return
+        if card in self.known or None not in hand:
+            raise IllegalAction(f"{seat} does not hold {card}" + self._where(card, verb))
+        hand.remove(None)
+        self.known.add(card)
+
+    def _where(self, card: Card, verb: str) -> str:
+        for trick in self.tricks:
+            for seat, played in trick.cards:
+                if played == card:
+                    return f" ({card} was already played by {seat})"
+        for seat in Seat:
+            if card in self.hands[seat]:
+                return f" ({card} is in {seat}'s hand)"
+        if card == self.upcard:
+            return " (it is the upcard, which was not picked up)"
+        if card == self.discard:
+            return " (it was discarded)"
+        return f" ({card} is in the kitty)" if card in self.kitty else ""
+
+    def _apply_discard(self, seat: Seat, action: Discard) -> None:
+        if action.card is None:
+            if None not in self.hands[seat]:
+                raise IllegalAction(
+                    "the discard is unknown, but every card of the dealer's hand is known"
+                )
+            self.hands[seat].remove(None)
+        else:
+            self._take(seat, action.card, "discard")
+        self.discard = action.card
+        self.discarded = True
+        self._start_play()
+
+    def _start_play(self) -> None:
+        self.phase = Phase.PLAY
+        first = self.dealer.next
+        if self.alone and self.rules.lone_lead == "left_of_maker" and self.maker is not None:
+            first = self.maker.next
+        while self.sits_out(first):
+            first = first.next
+        self.tricks.append(_Trick(leader=first))
+        self.current_seat = first
+
+    def _apply_play(self, seat: Seat, card: Card) -> None:
+        trick = self.tricks[-1]
+        suit = effective_suit(card, self.trump)
+        if trick.led is not None and suit is not trick.led:
+            led_cards = [
+                c
+                for c in self.hands[seat]
+                if c is not None and effective_suit(c, self.trump) is trick.led
+            ]
+            if led_cards:
+                held = " ".join(str(c) for c in led_cards)
+                raise IllegalAction(
+                    f"{seat} must follow {trick.led.plural} (holds {held}) but played {card}"
+                )
+            if None in self.hands[seat]:
+                self.undecided.append(
+                    f"trick {len(self.tricks)}: whether {seat} could follow "
+                    f"{trick.led.plural} is not known"
+                )
+        if card not in self.hands[seat] and suit in self.shown_out[seat]:
+            raise IllegalAction(
+                f"{seat} plays {card} but showed out of {suit.plural} earlier (a renege)"
+            )
+        self._take(seat, card, "play")
+        if trick.led is None:
+            trick.led = suit
+        elif suit is not trick.led:
+            self.shown_out[seat].add(trick.led)
+        trick.cards.append((seat, card))
+        if len(trick.cards) < len(self.active_seats):
+            self.current_seat = self._next_active(seat)
+            return
+        winner = self.trick_winner(trick)
+        self.tricks_won[winner.team] += 1
+        if len(self.tricks) == 5:
+            self._finish(passed_out=False)
+        else:
+            self.tricks.append(_Trick(leader=winner))
+            self.current_seat = winner
+
+    def _finish(self, *, passed_out: bool) -> None:
+        self.phase = Phase.DONE
+        self.current_seat = None
+        self.passed_out = passed_out
+
+    # -- results ---------------------------------------------------------------------------
+
+    def result(self) -> HandResult:
+        """Trump, maker, tricks so far, and the points once the hand is over."""
+        return score_hand(
+            rules=self.rules,
+            strain=None if self.strain is None else str(self.strain),
+            maker=self.maker,
+            alone=self.alone,
+            defender_alone=self.defender_alone,
+            tricks=dict(self.tricks_won),
+            finished=self.phase is Phase.DONE,
+        )

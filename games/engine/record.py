@@ -1,0 +1,549 @@
+"""The hand record of ``shared/spec/hand-record.md``: read tolerantly, check, replay,
+write canonically.
+
+>>> rec = parse_record({
+...     "dealer": "W",
+...     "hands": {"N": ["JH", "AH", "9C", "KD", "TS"], "E": ["QH", "9H", "AC", "KC", "QS"],
+...               "S": ["JD", "TH", "AS", "9D", "JC"], "W": ["KH", "QD", "AD", "KS", "9S"]},
+...     "upcard": "TC",
+...     "auction": ["pass", "pass", "pass", "pass", {"seat": "N", "call": "name", "suit": "H"}],
+... })
+>>> rec.state.result().trump, rec.state.result().points
+('H', None)
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, cast
+
+from .cards import (
+    ALL_CARDS,
+    UNKNOWN,
+    Card,
+    CardError,
+    Seat,
+    format_card,
+    parse_card,
+    parse_card_or_unknown,
+    parse_seat,
+    parse_suit,
+    sort_cards,
+)
+from .hand import (
+    NT,
+    Call,
+    CallKind,
+    Discard,
+    FarmerRedeal,
+    FarmerSwap,
+    HandState,
+    IllegalAction,
+    Phase,
+    Play,
+    Strain,
+)
+from .rules import RuleError, Rules, format_rules, parse_rules
+
+__all__ = [
+    "FORMAT",
+    "HandRecord",
+    "RecordError",
+    "format_record",
+    "parse_record",
+    "parse_record_json",
+    "record_from_state",
+]
+
+FORMAT = "euchre-hand/1"
+
+_FIELDS = (
+    "format",
+    "rules",
+    "dealer",
+    "hands",
+    "upcard",
+    "kitty",
+    "farmer",
+    "auction",
+    "discard",
+    "play",
+)
+_METADATA = ("id", "title", "comment", "players", "date", "event", "notes", "source")
+_CALL_NAMES: dict[str, CallKind] = {
+    "pass": "pass",
+    "p": "pass",
+    "order_up": "order_up",
+    "order": "order_up",
+    "order up": "order_up",
+    "order-up": "order_up",
+    "pick_up": "order_up",
+    "pick it up": "order_up",
+    "name": "name",
+    "call": "name",
+    "defend_alone": "defend_alone",
+    "defend alone": "defend_alone",
+    "defend-alone": "defend_alone",
+}
+
+
+class RecordError(ValueError):
+    """An invalid record. The message starts with the field it concerns."""
+
+    def __init__(self, field: str, problem: str) -> None:
+        self.field = field
+        self.problem = problem
+        super().__init__(f"{field}: {problem}" if field else problem)
+
+
+@dataclass(frozen=True)
+class FarmerDeclaration:
+    seat: Seat
+    cards: tuple[Card, Card, Card] | None
+    """The three cards swapped, or ``None`` for the redeal variant."""
+
+
+@dataclass
+class HandRecord:
+    """A checked record and the state it replays to."""
+
+    rules: Rules
+    dealer: Seat
+    hands: dict[Seat, list[Card | None]]
+    upcard: Card
+    kitty: list[Card | None]
+    farmer: FarmerDeclaration | None
+    auction: list[tuple[Seat, Call]]
+    discard: Card | None
+    discard_given: bool
+    play: list[Card]
+    state: HandState
+
+    def to_json(self) -> dict[str, Any]:
+        return format_record(self)
+
+
+def _parse_card(field: str, value: object, *, unknown_ok: bool) -> Card | None:
+    try:
+        return parse_card_or_unknown(value) if unknown_ok else parse_card(value)
+    except CardError as error:
+        if not unknown_ok and value == UNKNOWN:
+            raise RecordError(field, "must be a known card, not '??'") from None
+        raise RecordError(field, str(error)) from None
+
+
+def _parse_hands(value: object) -> dict[Seat, list[Card | None]]:
+    if not isinstance(value, dict):
+        raise RecordError("hands", "expected an object with the seats N, E, S and W")
+    hands: dict[Seat, list[Card | None]] = {}
+    for key, cards in value.items():
+        try:
+            seat = parse_seat(key)
+        except CardError:
+            raise RecordError("hands", f"unknown seat {key!r} (expected N, E, S or W)") from None
+        if seat in hands:
+            raise RecordError("hands", f"seat {seat} is given twice")
+        if isinstance(cards, str):
+            cards = cards.replace(",", " ").split()
+        if not isinstance(cards, list):
+            raise RecordError(f"hands.{seat}", "expected a list of five cards")
+        if len(cards) != 5:
+            raise RecordError(f"hands.{seat}", f"must hold 5 cards, holds {len(cards)}")
+        hands[seat] = [
+            _parse_card(f"hands.{seat}[{i}]", c, unknown_ok=True) for i, c in enumerate(cards)
+        ]
+    for seat in Seat:
+        if seat not in hands:
+            raise RecordError("hands", f"the hand of {seat} is missing")
+    return hands
+
+
+def _check_distinct(
+    hands: dict[Seat, list[Card | None]], upcard: Card, kitty: list[Card | None]
+) -> None:
+    seen: dict[Card, str] = {}
+
+    def place(card: Card | None, where: str) -> None:
+        if card is None:
+            return
+        if card in seen:
+            raise RecordError(where, f"{card} appears twice (also in {seen[card]})")
+        seen[card] = where
+
+    for seat in Seat:
+        for card in hands[seat]:
+            place(card, f"hands.{seat}")
+    place(upcard, "upcard")
+    for card in kitty:
+        place(card, "kitty")
+
+
+def _derive_kitty(
+    hands: dict[Seat, list[Card | None]], upcard: Card, given: list[Card | None] | None
+) -> list[Card | None]:
+    used = {c for seat in Seat for c in hands[seat] if c is not None} | {upcard}
+    rest: list[Card | None] = [c for c in ALL_CARDS if c not in used]
+    if given is None:
+        return list(rest) if len(rest) == 3 else [None, None, None]
+    if len(rest) == 3:
+        missing = [c for c in given if c is not None and c not in rest]
+        if missing:
+            raise RecordError("kitty", f"{missing[0]} cannot be in the kitty")
+        return rest
+    return given
+
+
+def _parse_call(i: int, value: object, default_seat: Seat | None) -> tuple[Seat, Call]:
+    field = f"auction[{i}]"
+    if isinstance(value, str):
+        value = {"call": value}
+    if not isinstance(value, dict):
+        raise RecordError(field, f"expected a call object, got {value!r}")
+    entry = cast(dict[str, Any], value)
+    for key in entry:
+        if key not in ("seat", "call", "suit", "alone"):
+            raise RecordError(field, f"unknown field {key!r} in a call")
+    if "seat" in entry:
+        try:
+            seat = parse_seat(entry["seat"])
+        except CardError as error:
+            raise RecordError(f"{field}.seat", str(error)) from None
+    elif default_seat is not None:
+        seat = default_seat
+    else:
+        raise RecordError(f"{field}.seat", "missing")
+    raw_call = entry.get("call")
+    kind = _CALL_NAMES.get(raw_call.strip().lower()) if isinstance(raw_call, str) else None
+    if kind is None:
+        raise RecordError(
+            f"{field}.call",
+            f"unknown call {raw_call!r} (expected pass, order_up, name or defend_alone)",
+        )
+    alone = entry.get("alone", False)
+    if alone is None:
+        alone = False
+    if not isinstance(alone, bool):
+        raise RecordError(f"{field}.alone", f"expected true or false, got {alone!r}")
+    if alone and kind in ("pass", "defend_alone"):
+        raise RecordError(f"{field}.alone", f"a {kind} call cannot be alone")
+    suit: Strain | None = None
+    raw_suit = entry.get("suit")
+    if raw_suit is not None:
+        if kind in ("pass", "defend_alone"):
+            raise RecordError(f"{field}.suit", f"a {kind} call has no suit")
+        if isinstance(raw_suit, str) and raw_suit.strip().upper() in ("NT", "NO-TRUMP", "NOTRUMP"):
+            suit = NT
+        else:
+            try:
+                suit = parse_suit(raw_suit)
+            except CardError as error:
+                raise RecordError(f"{field}.suit", f"{error}, or NT") from None
+    elif kind == "name":
+        raise RecordError(f"{field}.suit", "a name call must give the suit it names")
+    return seat, Call(kind, suit, alone)
+
+
+def _parse_farmer(value: object, hands: dict[Seat, list[Card | None]]) -> FarmerDeclaration | None:
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise RecordError("farmer", f"expected an object or null, got {value!r}")
+    entry = cast(dict[str, Any], value)
+    for key in entry:
+        if key not in ("seat", "cards", "redeal"):
+            raise RecordError("farmer", f"unknown field {key!r}")
+    try:
+        seat = parse_seat(entry.get("seat"))
+    except CardError as error:
+        raise RecordError("farmer.seat", str(error)) from None
+    if entry.get("redeal") is True:
+        if "cards" in entry:
+            raise RecordError("farmer", "a redeal declaration has no cards")
+        return FarmerDeclaration(seat, None)
+    cards = entry.get("cards")
+    if not isinstance(cards, list) or len(cards) != 3:
+        raise RecordError("farmer.cards", "expected the three cards swapped for the kitty")
+    parsed = [_parse_card(f"farmer.cards[{i}]", c, unknown_ok=False) for i, c in enumerate(cards)]
+    known = [c for c in parsed if c is not None]
+    if len(set(known)) != 3:
+        raise RecordError("farmer.cards", "the three cards must be different")
+    for i, card in enumerate(known):
+        if card not in hands[seat]:
+            raise RecordError(f"farmer.cards[{i}]", f"{seat} was not dealt {card}")
+    return FarmerDeclaration(seat, (known[0], known[1], known[2]))
+
+
+def _check_farmer(state: HandState, farmer: FarmerDeclaration) -> None:
+    rules = state.rules
+    if rules.farmers_hand == "off":
+        raise RecordError("farmer", "the farmer's hand is not allowed by these rules")
+    if farmer.cards is None and not rules.farmers_redeal:
+        raise RecordError("farmer", "these rules swap a farmer's hand for the kitty, not redeal")
+    if farmer.cards is not None and rules.farmers_redeal:
+        raise RecordError("farmer", "these rules redeal a farmer's hand instead of swapping")
+    if farmer.cards is not None:
+        allowed = "9s" if rules.farmers_hand == "clean" else "9s or 10s"
+        for card in farmer.cards:
+            if card not in state._farmer_cards(farmer.seat):
+                if rules.farmers_turn_card_rule and card.suit is state.upcard.suit:
+                    problem = f"{card} is of the upcard's suit (the turn-card rule)"
+                else:
+                    problem = f"{card} does not qualify: the three cards must be {allowed}"
+                raise RecordError("farmer.cards", problem)
+    elif not state._farmer_options(farmer.seat):
+        raise RecordError("farmer", f"{farmer.seat}'s hand is not a farmer's hand")
+    if None in state.kitty and farmer.cards is not None:
+        state.undecided.append("the kitty taken by the farmer's hand is not known")
+
+
+def parse_record(data: object) -> HandRecord:
+    """Check a record (a parsed JSON object) and replay it. Raise :class:`RecordError`."""
+    if not isinstance(data, dict):
+        raise RecordError("", f"a hand record must be a JSON object, got {type(data).__name__}")
+    raw = cast(dict[str, Any], data)
+    for key in raw:
+        if key not in _FIELDS and key not in _METADATA:
+            raise RecordError("", f"unknown field {key!r}")
+    if "format" in raw and raw["format"] != FORMAT:
+        raise RecordError("format", f"expected {FORMAT!r}, got {raw['format']!r}")
+    try:
+        rules = parse_rules(raw.get("rules"))
+    except RuleError as error:
+        raise RecordError("", str(error)) from None
+    for required in ("dealer", "hands", "upcard"):
+        if required not in raw:
+            raise RecordError(required, "missing")
+    try:
+        dealer = parse_seat(raw["dealer"])
+    except CardError as error:
+        raise RecordError("dealer", str(error)) from None
+    hands = _parse_hands(raw["hands"])
+    upcard = _parse_card("upcard", raw["upcard"], unknown_ok=False)
+    assert upcard is not None
+    given_kitty: list[Card | None] | None = None
+    if raw.get("kitty") is not None:
+        kitty_value = raw["kitty"]
+        if not isinstance(kitty_value, list) or len(kitty_value) != 3:
+            raise RecordError("kitty", "expected a list of three cards")
+        given_kitty = [
+            _parse_card(f"kitty[{i}]", c, unknown_ok=True) for i, c in enumerate(kitty_value)
+        ]
+    _check_distinct(hands, upcard, given_kitty or [])
+    kitty = _derive_kitty(hands, upcard, given_kitty)
+
+    farmer = _parse_farmer(raw.get("farmer"), hands)
+    state = HandState(rules, dealer, hands, upcard, kitty)
+    if farmer is not None:
+        _check_farmer(state, farmer)
+    _replay_farmer(state, farmer)
+
+    auction_value = raw.get("auction", [])
+    if auction_value is None:
+        auction_value = []
+    if not isinstance(auction_value, list):
+        raise RecordError("auction", "expected a list of calls")
+    for i, value in enumerate(auction_value):
+        seat, call = _parse_call(i, value, state.current_seat)
+        _replay_call(state, i, seat, call)
+
+    discard_given = raw.get("discard") is not None
+    play_value = raw.get("play", [])
+    if play_value is None:
+        play_value = []
+    if isinstance(play_value, str):
+        play_value = play_value.replace(",", " ").split()
+    if not isinstance(play_value, list):
+        raise RecordError("play", "expected a list of cards")
+    plays: list[Any] = play_value
+
+    if state.phase is Phase.DEFEND and (discard_given or plays):
+        while state.phase is Phase.DEFEND:
+            state.apply(Call("pass"))
+    discard: Card | None = None
+    if state.phase is Phase.DISCARD:
+        if discard_given:
+            discard = _parse_card("discard", raw["discard"], unknown_ok=True)
+            try:
+                state.apply(Discard(discard))
+            except IllegalAction as error:
+                raise RecordError("discard", str(error)) from None
+        elif plays:
+            raise RecordError("discard", f"the dealer ({dealer}) picked up and must discard")
+    elif discard_given:
+        if state.phase in (Phase.FARMER, Phase.AUCTION, Phase.DEFEND):
+            raise RecordError("discard", "the auction is not over")
+        raise RecordError("discard", "the upcard was not picked up, so there is no discard")
+
+    played: list[Card] = []
+    for k, value in enumerate(plays):
+        card = _parse_card(f"play[{k}]", value, unknown_ok=False)
+        assert card is not None
+        if state.phase is not Phase.PLAY:
+            raise RecordError(f"play[{k}]", _no_play_reason(state))
+        try:
+            state.apply(Play(card))
+        except IllegalAction as error:
+            raise RecordError(f"play[{k}]", str(error)) from None
+        played.append(card)
+
+    return HandRecord(
+        rules=rules,
+        dealer=dealer,
+        hands=hands,
+        upcard=upcard,
+        kitty=kitty,
+        farmer=farmer,
+        auction=list(state.auction),
+        discard=discard,
+        discard_given=discard_given,
+        play=played,
+        state=state,
+    )
+
+
+def parse_record_json(text: str) -> HandRecord:
+    """Parse a record from JSON text."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise RecordError("", f"not valid JSON: {error.msg} (line {error.lineno})") from None
+    return parse_record(data)
+
+
+def _no_play_reason(state: HandState) -> str:
+    if state.phase is Phase.DONE:
+        if state.passed_out:
+            return "the hand was thrown in, so no cards are played"
+        return "the hand is over after five tricks"
+    if state.phase is Phase.DISCARD:
+        return "the dealer has not discarded yet"
+    return "the auction is not finished"
+
+
+def _replay_farmer(state: HandState, farmer: FarmerDeclaration | None) -> None:
+    while state.phase is Phase.FARMER:
+        assert state.current_seat is not None
+        if farmer is not None and state.current_seat is farmer.seat:
+            if farmer.cards is None:
+                state.apply(FarmerRedeal())
+            else:
+                options = [
+                    a
+                    for a in state.legal_actions()
+                    if isinstance(a, FarmerSwap) and set(a.cards) == set(farmer.cards)
+                ]
+                state.apply(options[0])
+            return
+        state.apply(Call("pass"))
+
+
+def _replay_call(state: HandState, i: int, seat: Seat, call: Call) -> None:
+    field = f"auction[{i}]"
+    if state.phase is Phase.DEFEND:
+        if call.kind not in ("pass", "defend_alone"):
+            raise RecordError(field, "the auction is over: trump has been made")
+        defenders = [state.current_seat, *state._queue]
+        if seat not in defenders:
+            if seat is state.maker or (state.maker is not None and seat is state.maker.partner):
+                raise RecordError(field, f"{seat} is a maker and cannot defend alone")
+            raise RecordError(field, f"{seat} has already declined to defend alone")
+        while state.current_seat is not seat:
+            state.apply(Call("pass"))
+        state.apply(call)
+        return
+    if state.phase is not Phase.AUCTION:
+        if call.kind == "defend_alone" and not state.rules.defend_alone:
+            raise RecordError(field, "defending alone is not allowed by these rules")
+        if state.passed_out:
+            raise RecordError(field, "the hand was already thrown in")
+        raise RecordError(field, "the auction is already over")
+    if seat is not state.current_seat:
+        raise RecordError(
+            field, f"call out of turn: it is {state.current_seat}'s turn, not {seat}'s"
+        )
+    try:
+        state.apply(call)
+    except IllegalAction as error:
+        raise RecordError(field, f"{seat} cannot {call}: {error}") from None
+
+
+def _format_call(seat: Seat, call: Call) -> dict[str, Any]:
+    out: dict[str, Any] = {"seat": seat.value, "call": call.kind}
+    if call.kind == "name":
+        out["suit"] = str(call.suit)
+    if call.kind in ("order_up", "name"):
+        out["alone"] = call.alone
+    return out
+
+
+def format_record(record: HandRecord) -> dict[str, Any]:
+    """The canonical JSON form: fields in the spec's order, cards sorted and canonical,
+    unknown cards revealed by the play filled in.
+    """
+    state = record.state
+    hands: dict[str, list[str]] = {}
+    for seat in Seat:
+        revealed = list(record.hands[seat])
+        for card in _revealed(state, seat, record):
+            if card not in revealed and None in revealed:
+                revealed[revealed.index(None)] = card
+        hands[seat.value] = [format_card(c) for c in sort_cards(revealed)]
+    known_kitty = [c for c in record.kitty if c is not None]
+    kitty = [format_card(c) for c in sort_cards(list(record.kitty))] if known_kitty else None
+    farmer: dict[str, Any] | None = None
+    if record.farmer is not None:
+        farmer = {"seat": record.farmer.seat.value}
+        if record.farmer.cards is None:
+            farmer["redeal"] = True
+        else:
+            farmer["cards"] = [format_card(c) for c in sort_cards(list(record.farmer.cards))]
+    out: dict[str, Any] = {
+        "format": FORMAT,
+        "rules": format_rules(record.rules),
+        "dealer": record.dealer.value,
+        "hands": hands,
+        "upcard": str(record.upcard),
+    }
+    if kitty is not None:
+        out["kitty"] = kitty
+    out["farmer"] = farmer
+    out["auction"] = [_format_call(seat, call) for seat, call in record.auction]
+    out["discard"] = format_card(record.discard) if state.discarded else None
+    out["play"] = [str(c) for c in record.play]
+    return out
+
+
+def _revealed(state: HandState, seat: Seat, record: HandRecord) -> list[Card]:
+    """Cards the play (and the discard) showed ``seat`` was dealt."""
+    cards = [c for trick in state.tricks for s, c in trick.cards if s is seat]
+    if seat is state.dealer and state.picked_up:
+        cards = [c for c in cards if c != record.upcard]
+        if record.discard is not None and record.discard != record.upcard:
+            cards.append(record.discard)
+    if record.farmer is not None and record.farmer.cards is not None and seat is record.farmer.seat:
+        cards = [c for c in cards if c not in record.kitty]
+    return cards
+
+
+def record_from_state(state: HandState) -> dict[str, Any]:
+    """The record of a hand played (or being played) through a :class:`HandState`."""
+    farmer: dict[str, Any] | None = None
+    if state.farmer_seat is not None:
+        farmer = {"seat": state.farmer_seat.value}
+        if isinstance(state.farmer, FarmerSwap):
+            farmer["cards"] = [str(c) for c in state.farmer.cards]
+        else:
+            farmer["redeal"] = True
+    return {
+        "format": FORMAT,
+        "rules": format_rules(state.rules),
+        "dealer": state.dealer.value,
+        "hands": {s.value: [format_card(c) for c in state.dealt[s]] for s in Seat},
+        "upcard": str(state.upcard),
+        "kitty": [format_card(c) for c in state.dealt_kitty],
+        "farmer": farmer,
+        "auction": [_format_call(seat, call) for seat, call in state.auction],
+        "discard": format_card(state.discard) if state.discarded else None,
+        "play": [str(c) for trick in state.tricks for _, c in trick.cards],
+    }

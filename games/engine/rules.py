@@ -1,0 +1,255 @@
+"""Rule options and the named presets, one for each rule set the project follows.
+
+Rule variants are data: a frozen :class:`Rules` value is passed around, and the
+engine asks it questions; nothing branches on a preset's name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from typing import Any, Literal, cast
+
+__all__ = [
+    "DEFAULT_PRESET",
+    "PRESETS",
+    "PRESET_SOURCES",
+    "Points",
+    "RuleError",
+    "Rules",
+    "format_rules",
+    "parse_rules",
+    "preset_name",
+]
+
+FarmersHand = Literal["off", "clean", "mixed"]
+LoneLead = Literal["left_of_dealer", "left_of_maker"]
+
+
+class RuleError(ValueError):
+    """A rules value that names an unknown preset or option, or a bad value."""
+
+
+@dataclass(frozen=True)
+class Points:
+    """Points for each result of a hand."""
+
+    make: int = 1
+    """Makers take 3 or 4 tricks."""
+    march: int = 2
+    """Makers take all 5 (a march)."""
+    lone_march: int = 4
+    """A lone maker takes all 5."""
+    euchre: int = 2
+    """Makers take fewer than 3: to the defenders."""
+    lone_maker_euchred: int = 2
+    """A lone maker takes fewer than 3: to the defenders."""
+    lone_defender_euchre: int = 4
+    """A lone defender holds the makers under 3."""
+    no_trump_make: int = 1
+    """Makers of a no-trump hand take 3 or 4 tricks."""
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every rule option of ``shared/spec/hand-record.md``; the defaults are the default preset."""
+
+    target: int = 10
+    stick_the_dealer: bool = True
+    defend_alone: bool = False
+    canadian_loner: bool = False
+    sitting_out_dealer_picks_up: bool = False
+    no_trump: bool = False
+    farmers_hand: FarmersHand = "off"
+    farmers_turn_card_rule: bool = False
+    farmers_redeal: bool = False
+    lone_lead: LoneLead = "left_of_dealer"
+    points: Points = Points()
+
+    def describe(self) -> list[tuple[str, str]]:
+        """The options in words, for the presets table and the rules pages."""
+        p = self.points
+        farmer = {
+            "off": "not played",
+            "clean": "three 9s may be swapped for the kitty",
+            "mixed": "three cards, each a 9 or a 10, may be swapped for the kitty",
+        }[self.farmers_hand]
+        if self.farmers_hand != "off":
+            if self.farmers_turn_card_rule:
+                farmer += "; none of them of the upcard's suit"
+            if self.farmers_redeal:
+                farmer = farmer.replace("may be swapped for the kitty", "may ask for a redeal")
+        return [
+            ("Game to", f"{self.target} points"),
+            (
+                "Everyone passes twice",
+                "the dealer must name a suit" if self.stick_the_dealer else "redeal",
+            ),
+            ("Defending alone", "allowed" if self.defend_alone else "not allowed"),
+            (
+                "Dealer's partner in the first round",
+                "may order up only by going alone" if self.canadian_loner else "may order up",
+            ),
+            (
+                "Dealer's partner orders up alone",
+                "the dealer still picks up and discards"
+                if self.sitting_out_dealer_picks_up
+                else "the upcard stays down",
+            ),
+            (
+                "No-trump",
+                f"may be named in the second round ({p.no_trump_make} for 3 or 4 tricks)"
+                if self.no_trump
+                else "not played",
+            ),
+            ("Farmer's hand", farmer),
+            (
+                "First lead of a lone hand",
+                "left of the dealer" if self.lone_lead == "left_of_dealer" else "left of the maker",
+            ),
+            (
+                "Scoring",
+                f"make {p.make}, march {p.march}, lone march {p.lone_march}, "
+                f"euchre {p.euchre}, lone maker euchred {p.lone_maker_euchred}, "
+                f"lone defender's euchre {p.lone_defender_euchre}",
+            ),
+        ]
+
+
+DEFAULT_PRESET = "standard"
+
+PRESETS: dict[str, Rules] = {
+    "standard": Rules(),
+    "canadian-loner": Rules(canadian_loner=True),
+    "defend-alone": Rules(defend_alone=True),
+    "redeal": Rules(stick_the_dealer=False, sitting_out_dealer_picks_up=True),
+    "farmers-hand": Rules(farmers_hand="clean"),
+    "no-trump": Rules(no_trump=True),
+}
+"""The named presets. Each follows one of the rule sets in ``shared/seeds/``."""
+
+PRESET_SOURCES: dict[str, str] = {
+    "standard": "seeds/003: stick the dealer, no defending alone, the upcard stays down "
+    "when the dealer's partner goes alone, games to 10",
+    "canadian-loner": "seeds/003 with its 'only by going alone' table option",
+    "defend-alone": "seeds/000: stick the dealer, a defender may go alone and scores 4 "
+    "for a euchre",
+    "redeal": "seeds/004: eight passes mean a redeal, the dealer picks up even when sitting "
+    "out, no defending alone",
+    "farmers-hand": "seeds/002: the farmer's hand house rule (clean: three 9s)",
+    "no-trump": "seeds/002: the no-trump house rule (second round only, 1 point)",
+}
+
+_POINT_NAMES = tuple(f.name for f in fields(Points))
+_OPTION_NAMES = tuple(f.name for f in fields(Rules))
+_FARMERS = ("off", "clean", "mixed")
+_LONE_LEADS = ("left_of_dealer", "left_of_maker")
+
+
+def _bool(name: str, value: object) -> bool:
+    if isinstance(value, bool):
+        return value
+    raise RuleError(f"rules.{name}: expected true or false, got {value!r}")
+
+
+def _count(name: str, value: object, *, positive: bool) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RuleError(f"rules.{name}: expected a whole number, got {value!r}")
+    if positive and value < 1:
+        raise RuleError(f"rules.{name}: must be a positive whole number, got {value}")
+    if value < 0:
+        raise RuleError(f"rules.{name}: must not be negative, got {value}")
+    return value
+
+
+def _choice(name: str, value: object, choices: tuple[str, ...]) -> str:
+    if isinstance(value, str) and value in choices:
+        return value
+    options = ", ".join(repr(c) for c in choices)
+    raise RuleError(f"rules.{name}: expected one of {options}, got {value!r}")
+
+
+def _preset(value: object) -> Rules:
+    if isinstance(value, str):
+        key = value.strip().lower().replace("_", "-").replace(" ", "-")
+        if key in PRESETS:
+            return PRESETS[key]
+    known = ", ".join(PRESETS)
+    raise RuleError(f"rules: unknown preset {value!r} (known presets: {known})")
+
+
+def parse_rules(value: object) -> Rules:
+    """Read the ``rules`` field of a record: missing, a preset name, or an object of options.
+
+    >>> parse_rules({"preset": "redeal", "target": 5}).stick_the_dealer
+    False
+    >>> parse_rules({"stick_dealer": True})
+    Traceback (most recent call last):
+    ...
+    games.engine.rules.RuleError: rules: unknown option 'stick_dealer'
+    """
+    if value is None:
+        return PRESETS[DEFAULT_PRESET]
+    if isinstance(value, str):
+        return _preset(value)
+    if not isinstance(value, dict):
+        raise RuleError(f"rules: expected a preset name or an object, got {value!r}")
+    options = cast(dict[str, Any], value)
+    rules = _preset(options["preset"]) if "preset" in options else PRESETS[DEFAULT_PRESET]
+    changes: dict[str, Any] = {}
+    for name, raw in options.items():
+        if name == "preset":
+            continue
+        if name not in _OPTION_NAMES:
+            raise RuleError(f"rules: unknown option {name!r}")
+        if name == "target":
+            changes[name] = _count(name, raw, positive=True)
+        elif name == "farmers_hand":
+            changes[name] = _choice(name, raw, _FARMERS)
+        elif name == "lone_lead":
+            changes[name] = _choice(name, raw, _LONE_LEADS)
+        elif name == "points":
+            changes[name] = _parse_points(raw, rules.points)
+        else:
+            changes[name] = _bool(name, raw)
+    return replace(rules, **changes)
+
+
+def _parse_points(value: object, base: Points) -> Points:
+    if not isinstance(value, dict):
+        raise RuleError(f"rules.points: expected an object, got {value!r}")
+    changes: dict[str, int] = {}
+    for name, raw in cast(dict[str, Any], value).items():
+        if name not in _POINT_NAMES:
+            raise RuleError(f"rules.points: unknown option {name!r}")
+        changes[name] = _count(f"points.{name}", raw, positive=False)
+    return replace(base, **changes)
+
+
+def preset_name(rules: Rules) -> str | None:
+    """The name of the preset these rules are exactly, if any."""
+    for name, preset in PRESETS.items():
+        if preset == rules:
+            return name
+    return None
+
+
+def format_rules(rules: Rules) -> dict[str, Any]:
+    """The canonical ``rules`` object: the preset's name when the rules are exactly a preset,
+    otherwise the options that differ from the default preset.
+    """
+    name = preset_name(rules)
+    if name is not None:
+        return {} if name == DEFAULT_PRESET else {"preset": name}
+    default = PRESETS[DEFAULT_PRESET]
+    out: dict[str, Any] = {}
+    for option in _OPTION_NAMES:
+        mine, theirs = getattr(rules, option), getattr(default, option)
+        if option == "points":
+            diff = {
+                p: getattr(mine, p) for p in _POINT_NAMES if getattr(mine, p) != getattr(theirs, p)
+            }
+            if diff:
+                out["points"] = diff
+        elif mine != theirs:
+            out[option] = mine
+    return out

@@ -1,0 +1,138 @@
+"""The score_hand command, exactly as shared/spec/commands.md describes it."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+ROOT = Path(__file__).resolve().parents[2]
+EGN = ROOT / "tests" / "fixtures" / "egn"
+
+SPEC_RECORD = {
+    "format": "euchre-hand/1",
+    "rules": {"stick_the_dealer": True},
+    "dealer": "W",
+    "hands": {
+        "N": ["JH", "AH", "9C", "KD", "TS"],
+        "E": ["QH", "9H", "AC", "KC", "QS"],
+        "S": ["JD", "TH", "AS", "9D", "JC"],
+        "W": ["KH", "QD", "AD", "KS", "9S"],
+    },
+    "upcard": "TC",
+    "kitty": ["QC", "JS", "TD"],
+    "farmer": None,
+    "auction": [
+        {"seat": "N", "call": "pass"},
+        {"seat": "E", "call": "pass"},
+        {"seat": "S", "call": "pass"},
+        {"seat": "W", "call": "pass"},
+        {"seat": "N", "call": "name", "suit": "H", "alone": False},
+    ],
+    "discard": None,
+    "play": ["JH", "QH", "JD", "KH", "AH", "9H", "TH", "QD"],
+}
+
+MARCH = {
+    "dealer": "W",
+    "hands": {
+        "N": ["JH", "JD", "AH", "KH", "QH"],
+        "E": ["AS", "KS", "QS", "JS", "TS"],
+        "S": ["AD", "KD", "QD", "TD", "9D"],
+        "W": ["AC", "KC", "QC", "JC", "TC"],
+    },
+    "upcard": "9S",
+    "auction": ["pass"] * 4 + [{"seat": "N", "call": "name", "suit": "H"}],
+    "play": "JH AS AD AC JD KS KD KC AH QS QD QC KH JS TD JC QH TS 9D TC",
+}
+
+
+def run(path: str, stdin: str | None = None) -> list[dict[str, object]]:
+    out = io.StringIO()
+    if stdin is not None:
+        old = sys.stdin
+        sys.stdin = io.StringIO(stdin)
+        try:
+            call_command("score_hand", path, stdout=out)
+        finally:
+            sys.stdin = old
+    else:
+        call_command("score_hand", path, stdout=out)
+    return [json.loads(line) for line in out.getvalue().splitlines()]
+
+
+def test_it_scores_the_spec_example_as_unfinished(tmp_path: Path) -> None:
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(SPEC_RECORD))
+    assert run(str(path)) == [
+        {
+            "trump": "H",
+            "maker": "N",
+            "alone": False,
+            "defender_alone": None,
+            "tricks": {"NS": 2, "EW": 0},
+            "points": None,
+        }
+    ]
+
+
+def test_it_scores_a_finished_march(tmp_path: Path) -> None:
+    path = tmp_path / "march.json"
+    path.write_text(json.dumps(MARCH))
+    [line] = run(str(path))
+    assert line["tricks"] == {"NS": 5, "EW": 0}
+    assert line["points"] == {"NS": 2, "EW": 0}
+
+
+def test_it_reads_json_lines_and_gives_an_error_line_for_a_bad_record(tmp_path: Path) -> None:
+    renege = {**SPEC_RECORD, "play": ["JH", "AC"]}
+    path = tmp_path / "hands.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in (MARCH, renege, SPEC_RECORD)) + "\n")
+    lines = run(str(path))
+    assert len(lines) == 3
+    assert lines[0]["points"] == {"NS": 2, "EW": 0}
+    assert lines[1] == {"error": "play[1]: E must follow hearts (holds QH 9H) but played AC"}
+    assert lines[2]["tricks"] == {"NS": 2, "EW": 0}
+
+
+def test_it_reads_standard_input_as_json_lines() -> None:
+    text = json.dumps(MARCH) + "\n\n" + json.dumps(SPEC_RECORD) + "\n"
+    lines = run("-", stdin=text)
+    assert [line["points"] for line in lines] == [{"NS": 2, "EW": 0}, None]
+
+
+def test_a_missing_file_exits_with_status_2(tmp_path: Path) -> None:
+    with pytest.raises(CommandError) as raised:
+        run(str(tmp_path / "nothing.json"))
+    assert raised.value.returncode == 2
+
+
+def test_a_json_file_that_is_not_json_exits_with_status_2(tmp_path: Path) -> None:
+    path = tmp_path / "broken.json"
+    path.write_text("{not json")
+    with pytest.raises(CommandError) as raised:
+        run(str(path))
+    assert raised.value.returncode == 2
+    assert "not valid JSON" in str(raised.value)
+
+
+def test_the_command_line_exit_status_is_0_when_every_line_was_read(tmp_path: Path) -> None:
+    path = tmp_path / "hands.jsonl"
+    path.write_text(json.dumps(MARCH) + "\n" + "{}\n")
+    done = subprocess.run(
+        [sys.executable, "manage.py", "score_hand", str(path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = [json.loads(line) for line in done.stdout.splitlines()]
+    assert lines[0]["points"] == {"NS": 2, "EW": 0}
+    assert lines[1] == {"error": "dealer: missing"}

@@ -522,6 +522,10 @@ def _revealed(state: HandState, seat: Seat, record: HandRecord) -> list[Card]:
         if record.discard is not None and record.discard != record.upcard:
             cards.append(record.discard)
     if record.farmer is not None and record.farmer.cards is not None and seat is record.farmer.seat:
+        if None in record.kitty:
+            # The farmer played from two dealt cards and the kitty it took: with the
+            # kitty unknown, a card it played cannot be placed in either.
+            return []
         cards = [c for c in cards if c not in record.kitty]
     return cards
 

@@ -269,8 +269,15 @@ def _parse_farmer(value: object, hands: dict[Seat, list[Card | None]]) -> Farmer
     if len(set(known)) != 3:
         raise RecordError("farmer.cards", "the three cards must be different")
     for i, card in enumerate(known):
-        if card not in hands[seat]:
-            raise RecordError(f"farmer.cards[{i}]", f"{seat} was not dealt {card}")
+        if card in hands[seat]:
+            continue
+        others = [s for s in Seat if s is not seat and card in hands[s]]
+        if others or None not in hands[seat]:
+            where = f" ({card} is in {others[0]}'s hand)" if others else ""
+            raise RecordError(f"farmer.cards[{i}]", f"{seat} was not dealt {card}{where}")
+        # The three cards were shown: they are known even where the hand was written
+        # with unknowns (a farmer who then sat out a lone hand, say).
+        hands[seat][hands[seat].index(None)] = card
     return FarmerDeclaration(seat, (known[0], known[1], known[2]))
 
 
@@ -329,10 +336,10 @@ def parse_record(data: object) -> HandRecord:
         given_kitty = [
             _parse_card(f"kitty[{i}]", c, unknown_ok=True) for i, c in enumerate(kitty_value)
         ]
+    farmer = _parse_farmer(raw.get("farmer"), hands)
     _check_distinct(hands, upcard, given_kitty or [])
     kitty = _derive_kitty(hands, upcard, given_kitty)
 
-    farmer = _parse_farmer(raw.get("farmer"), hands)
     state = HandState(rules, dealer, hands, upcard, kitty)
     if farmer is not None:
         _check_farmer(state, farmer)

@@ -1,0 +1,27 @@
+from django import forms
+from django.contrib.auth.forms import UserCreationForm
+
+from .models import User
+
+
+class SignUpForm(UserCreationForm):
+    """A new account: username, e-mail (for password resets) and password."""
+
+    email = forms.EmailField(
+        label="E-mail",
+        help_text="Used only to send you a link if you forget your password.",
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+    )
+
+    class Meta(UserCreationForm.Meta):
+        model = User
+        fields = ("username", "email")
+
+    def clean_email(self) -> str:
+        email = self.cleaned_data["email"]
+        if User.objects.filter(email__iexact=email).exists():
+            raise forms.ValidationError(
+                "An account with this e-mail already exists. "
+                "Log in, or reset your password if you have forgotten it."
+            )
+        return email

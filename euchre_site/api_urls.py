@@ -1,0 +1,14 @@
+"""The JSON API, version 1: mounted at /api/v1/ and kept stable."""
+
+from django.urls import path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from accounts import api as accounts_api
+
+app_name = "api"
+
+urlpatterns = [
+    path("me/", accounts_api.me, name="me"),
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
+]

@@ -1,0 +1,35 @@
+import pytest
+from django.test import Client
+
+from accounts.models import User
+
+pytestmark = pytest.mark.django_db
+
+
+def test_me_returns_the_logged_in_user(client: Client, alice: User) -> None:
+    client.force_login(alice)
+    response = client.get("/api/v1/me/")
+    assert response.status_code == 200
+    assert response.json() == {"id": alice.pk, "username": "alice"}
+
+
+def test_me_is_forbidden_to_an_anonymous_visitor(client: Client) -> None:
+    assert client.get("/api/v1/me/").status_code == 403
+
+
+def test_the_openapi_schema_describes_the_api(client: Client) -> None:
+    response = client.get("/api/v1/schema/", headers={"Accept": "application/json"})
+    assert response.status_code == 200
+    schema = response.json()
+    assert schema["openapi"].startswith("3.")
+    assert "/api/v1/me/" in schema["paths"]
+
+
+def test_the_api_docs_load_swagger_ui_from_this_site(client: Client) -> None:
+    response = client.get("/api/v1/docs/")
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "/static/drf_spectacular_sidecar/swagger-ui-dist/swagger-ui-bundle.js" in page
+    assert "cdn." not in page
+    sidecar = client.get("/static/drf_spectacular_sidecar/swagger-ui-dist/swagger-ui-bundle.js")
+    assert sidecar.status_code == 200

@@ -1,0 +1,51 @@
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from accounts.models import User
+from games.models import Hand
+
+pytestmark = pytest.mark.django_db
+
+
+def make_hand(owner: User, title: str, age_minutes: int = 0) -> Hand:
+    hand = Hand.objects.create(
+        owner=owner, title=title, rules_preset="standard", record={"deal": []}
+    )
+    # `created` is set on insert; backdate it to order the hands.
+    Hand.objects.filter(pk=hand.pk).update(created=timezone.now() - timedelta(minutes=age_minutes))
+    return hand
+
+
+def test_my_hands_needs_a_logged_in_user(client: Client) -> None:
+    response = client.get(reverse("games:my_hands"))
+    assert response.status_code == 302
+    assert response["Location"] == f"{reverse('accounts:login')}?next={reverse('games:my_hands')}"
+
+
+def test_my_hands_says_so_when_there_are_none(client: Client, alice: User) -> None:
+    client.force_login(alice)
+    assert "You have no hands yet." in client.get(reverse("games:my_hands")).content.decode()
+
+
+def test_my_hands_shows_only_my_own_hands_newest_first(
+    client: Client, alice: User, bob: User
+) -> None:
+    make_hand(alice, "First lesson hand", age_minutes=30)
+    make_hand(alice, "Loner on the last deal", age_minutes=5)
+    make_hand(bob, "Bob's euchre")
+    client.force_login(alice)
+    response = client.get(reverse("games:my_hands"))
+    assert [hand.title for hand in response.context["page"]] == [
+        "Loner on the last deal",
+        "First lesson hand",
+    ]
+    assert "Bob&#x27;s euchre" not in response.content.decode()
+
+
+def test_a_hand_without_a_title_is_named_by_its_number(alice: User) -> None:
+    hand = make_hand(alice, "")
+    assert str(hand) == f"Hand {hand.pk}"

@@ -1,0 +1,1023 @@
+"""Read EGN (Euchre Game Notation) match files into hand records.
+
+EGN is the open JSON notation for recorded matches (NextSuit-Labs/euchre-game-notation,
+``docs/`` and ``schemas/egn-schema-v1.json``). Each deal of an EGN file becomes one
+``euchre-hand/1`` record (``shared/spec/hand-record.md``), its seats 0-3 being N, E, S, W.
+
+What the EGN documents fix, and the shared example files confirm:
+
+- ``tricks`` list each trick's cards in the order they were played, starting with the
+  leader (README "Trick Order and Lead Determination", ``docs/replayer-logic.md``): the
+  first trick is led by ``initialLead`` or the seat the rules give, every other trick by
+  the winner of the one before. Seats that sit out are skipped, so a lone hand has
+  three-card tricks. (Read by seat instead, the 340 shared deals would hold 920 reneges.)
+- Calls are ``"Pass"``, ``"Order"`` (first round), a suit letter ``s h d c`` or ``"n"``
+  (no-trump) in the second round, ``"x"`` for an unknown call; the first call is by the
+  seat left of the dealer. ``isAlone`` says the maker went alone, ``aloneDefender`` (a seat,
+  or -1) who defended alone.
+- Cards are rank then suit (``"Jd"``); ``N`` may stand for the nine, ``R``/``L`` for the
+  right and left bowers, ``X`` for an unknown rank or suit; ``""`` is an unknown card.
+- Files before v1.2 use snake_case (``initial_state``, ``player_cards``, ...), 1-based
+  phase numbers, and may carry ``kitty`` and ``initialLead``; both spellings are read.
+
+Deals are numbered by their position in the file (which is EGN's 0-based ``dealNumber``
+in a well-formed file); tricks and calls are counted from 1 in messages, as players do.
+
+>>> match = read_egn(EXAMPLE)
+>>> deal = match.deals[0]
+>>> deal.record["auction"][-1]
+{'seat': 'N', 'call': 'order_up', 'alone': False}
+>>> deal.record["play"][:4], deal.record["hands"]["E"]
+(['AC', 'TC', '9C', 'KC'], ['AH', 'AC', '??', '??', '??'])
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Literal, cast
+
+from .cards import (
+    UNKNOWN,
+    Card,
+    CardError,
+    Seat,
+    Suit,
+    effective_suit,
+    format_card,
+    parse_card,
+    power,
+    sort_cards,
+)
+from .hand import NT, Strain
+from .record import FORMAT, HandRecord, RecordError, parse_record
+
+__all__ = [
+    "EgnAnnotation",
+    "EgnDeal",
+    "EgnError",
+    "EgnMatch",
+    "load_egn",
+    "read_egn",
+]
+
+EXAMPLE = """{"fileType": "Euchre Game Notation", "version": "1.4",
+ "metadata": {"title": "Example", "players": ["A", "B", "C", "D"], "initialScore": [0, 0],
+              "ruleset": {"std": true}},
+ "deals": [{"dealNumber": 0, "initialState": {"dealer": 0, "upCard": "Jd"},
+            "phases": [{"type": "EUCHRE_BIDDING", "calls": ["Pass", "Pass", "Pass", "Order"]},
+                       {"type": "TRICK_PLAY", "tricks": [["Ac", "Tc", "9c", "Kc"],
+                                                         ["Ah", "Kh", "Th", "Qd"]]}]}]}"""
+
+_SEATS: tuple[Seat, ...] = tuple(Seat)
+_LABELS = ("[??]", "[?!]", "[!?]", "[!!]", "[?]", "[!]")
+"""Annotation labels (``docs/annotations.md``), longer ones first so none shadows another."""
+
+_ORDER_CALLS = ("order", "pickup", "call")
+"""First-round calls that order the upcard up (``src/engine/rules.ts`` of the EGN repository
+also reads ``PickUp`` and ``Call``); ``Alone`` orders up alone."""
+
+_PLAY_TYPES = ("TRICK_PLAY", "TRICK_PLAY_PHASE")
+
+_LONE_LEADS = {"LEFT_OF_DEALER": "left_of_dealer", "LEFT_OF_LONER": "left_of_maker"}
+
+
+class EgnError(ValueError):
+    """The file as a whole cannot be read: not JSON, not EGN, or a broken ``metadata``."""
+
+
+class _DealError(Exception):
+    """One deal cannot be converted; ``where`` is ``"trick 2"``, ``"call 5 (W)"`` or ``""``."""
+
+    def __init__(self, where: str, problem: str) -> None:
+        super().__init__(problem)
+        self.where = where
+        self.problem = problem
+
+
+@dataclass(frozen=True)
+class EgnAnnotation:
+    """A comment attached to a call or a card played.
+
+    ``index`` points into the record: ``auction[index]`` for a call, ``play[index]`` for a
+    card (EGN keys play annotations by the card's position across all tricks). ``label`` is
+    the chess-style tag (``"[?]"``, ``"[!!]"``...) or ``None``.
+    """
+
+    kind: Literal["call", "play"]
+    index: int
+    label: str | None
+    text: str
+
+
+@dataclass(frozen=True)
+class EgnDeal:
+    """One deal: a hand record (a JSON-able dict), or the reason it could not be made."""
+
+    number: int
+    record: dict[str, Any] | None
+    error: str | None
+    annotations: tuple[EgnAnnotation, ...] = ()
+
+
+@dataclass(frozen=True)
+class EgnMatch:
+    title: str
+    description: str
+    date: str | None
+    players: tuple[str, ...]
+    """Names in seat order N, E, S, W."""
+    initial_score: tuple[int, int]
+    """(NS, EW)."""
+    rules: dict[str, Any]
+    """Hand-record rule options derived from the EGN ``ruleset``."""
+    deals: tuple[EgnDeal, ...]
+    notes: tuple[str, ...] = ()
+    """What was ignored or inferred: unknown ruleset keys, renumbered deals, ..."""
+
+
+# -- the file ---------------------------------------------------------------------------------
+
+
+def read_egn(source: str | bytes | dict[str, Any]) -> EgnMatch:
+    """Read an EGN file (its JSON text, bytes, or the parsed object) into records.
+
+    Raise :class:`EgnError` when the file itself cannot be read. A deal that cannot be
+    converted does not stop the others: its :attr:`EgnDeal.error` says why.
+    """
+    data = _load_json(source)
+    notes: list[str] = []
+    file_type = _get(data, "fileType", "file_type")
+    if file_type is not None and file_type != "Euchre Game Notation":
+        raise EgnError(f"fileType: expected 'Euchre Game Notation', got {file_type!r}")
+    version = data.get("version")
+    if version is not None and not str(version).startswith("1."):
+        notes.append(f"version {version!r} is not a 1.x EGN version; read as 1.x")
+    metadata = data.get("metadata", {})
+    if not isinstance(metadata, dict):
+        raise EgnError("metadata: expected an object")
+    metadata = cast(dict[str, Any], metadata)
+    ruleset = metadata.get("ruleset", {})
+    if ruleset is None:
+        ruleset = {}
+    if not isinstance(ruleset, dict):
+        raise EgnError("metadata.ruleset: expected an object")
+    rules, lone_lead = _rules(cast(dict[str, Any], ruleset), notes)
+    deals_value = data.get("deals")
+    if not isinstance(deals_value, list):
+        raise EgnError("deals: expected a list of deals")
+    context = _Context(rules=rules, lone_lead=lone_lead, notes=notes)
+    deals = tuple(_deal(raw, n, context) for n, raw in enumerate(deals_value))
+    return EgnMatch(
+        title=_text(metadata, "title"),
+        description=_text(metadata, "description"),
+        date=_text(metadata, "date") or None,
+        players=_players(metadata.get("players"), notes),
+        initial_score=_score(_get(metadata, "initialScore", "initial_score")),
+        rules=rules,
+        deals=deals,
+        notes=tuple(notes),
+    )
+
+
+def load_egn(
+    source: str | bytes | dict[str, Any],
+) -> list[tuple[int, HandRecord | None, str | None]]:
+    """Read an EGN file and check and replay each deal with :func:`parse_record`.
+
+    One ``(deal number, record, error)`` per deal, in order; exactly one of record and error
+    is set. Every error names the deal: ``deal 3: play[7]: E must follow hearts ...``.
+    """
+    out: list[tuple[int, HandRecord | None, str | None]] = []
+    for deal in read_egn(source).deals:
+        if deal.record is None:
+            out.append((deal.number, None, deal.error))
+            continue
+        try:
+            out.append((deal.number, parse_record(deal.record), None))
+        except RecordError as error:
+            out.append((deal.number, None, f"deal {deal.number}: {error}{_trick_of(error, deal)}"))
+    return out
+
+
+def _trick_of(error: RecordError, deal: EgnDeal) -> str:
+    """`` (trick 2, card 4)`` for an error about ``play[7]``: EGN readers think in tricks."""
+    field = error.field
+    if deal.record is None or not (field.startswith("play[") and field.endswith("]")):
+        return ""
+    k = int(field[5:-1])
+    auction = cast(list[dict[str, Any]], deal.record["auction"])
+    active = (
+        4 - any(c.get("alone") for c in auction) - any(c["call"] == "defend_alone" for c in auction)
+    )
+    return f" (trick {k // active + 1}, card {k % active + 1})"
+
+
+def _load_json(source: str | bytes | dict[str, Any]) -> dict[str, Any]:
+    if isinstance(source, dict):
+        return source
+    if isinstance(source, bytes):
+        try:
+            source = source.decode("utf-8-sig")
+        except UnicodeDecodeError as error:
+            raise EgnError(f"not UTF-8 text: {error}") from None
+    try:
+        data = json.loads(source.lstrip("\ufeff"))
+    except json.JSONDecodeError as error:
+        raise EgnError(f"not valid JSON: {error.msg} (line {error.lineno})") from None
+    if not isinstance(data, dict):
+        raise EgnError("an EGN file is a JSON object")
+    return cast(dict[str, Any], data)
+
+
+def _get(obj: dict[str, Any], *names: str) -> Any:
+    """The first of ``names`` present: EGN renamed its snake_case fields in v1.1."""
+    for name in names:
+        if name in obj:
+            return obj[name]
+    return None
+
+
+def _text(metadata: dict[str, Any], name: str) -> str:
+    value = metadata.get(name)
+    return value if isinstance(value, str) else ""
+
+
+def _players(value: object, notes: list[str]) -> tuple[str, ...]:
+    if value is None:
+        notes.append("metadata.players is missing")
+        return ("", "", "", "")
+    if not isinstance(value, list) or len(value) != 4:
+        raise EgnError("metadata.players: expected the four players, seat 0 (N) first")
+    names: list[str] = []
+    for i, player in enumerate(value):
+        if isinstance(player, dict) and isinstance(player.get("name"), str):
+            names.append(cast(str, player["name"]))
+        elif isinstance(player, str):
+            names.append(player)
+        else:
+            raise EgnError(f"metadata.players[{i}]: expected a name or a player object")
+    return tuple(names)
+
+
+def _score(value: object) -> tuple[int, int]:
+    if value is None:
+        return (0, 0)
+    if (
+        isinstance(value, list)
+        and len(value) == 2
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    ):
+        return (cast(int, value[0]), cast(int, value[1]))
+    raise EgnError(f"metadata.initialScore: expected [NS score, EW score], got {value!r}")
+
+
+# -- the ruleset ------------------------------------------------------------------------------
+
+_BOOL_OPTIONS = {
+    "std": "stick_the_dealer",
+    "canadian": "canadian_loner",
+    "defend_alone": "defend_alone",
+    "allow_no_trump": "no_trump",
+}
+_SCORE_OPTIONS = {"loner_march_score": "lone_march", "loner_euchred_score": "lone_maker_euchred"}
+_UNSUPPORTED = {
+    "joker": "the Joker ('B') is not part of the 24-card game: deals that use it are rejected",
+    "partners_best": "partner's best card exchanges are not represented: deals that record "
+    "them are rejected",
+    "go_under": "going under (a swap with the kitty) is not represented: deals that record "
+    "it are rejected",
+    "fast_break": "a fast break is scored across the game, not in a hand record: ignored",
+    "four_trick_tokens": "four-trick tokens are scored across the game, not in a hand "
+    "record: ignored",
+}
+
+
+def _rules(ruleset: dict[str, Any], notes: list[str]) -> tuple[dict[str, Any], str]:
+    """The record's rule options for an EGN ruleset (``docs/alternate-rules.md``).
+
+    Options EGN leaves out take EGN's defaults, which are also the hand record's.
+    """
+    rules: dict[str, Any] = {
+        "stick_the_dealer": True,
+        "canadian_loner": False,
+        "defend_alone": False,
+        "no_trump": False,
+        "farmers_hand": "off",
+        "lone_lead": "left_of_dealer",
+        "target": 10,
+    }
+    points: dict[str, int] = {}
+    for key, value in ruleset.items():
+        field = f"metadata.ruleset.{key}"
+        if key in _BOOL_OPTIONS:
+            rules[_BOOL_OPTIONS[key]] = _bool(field, value)
+        elif key == "loner_lead":
+            if value not in _LONE_LEADS:
+                raise EgnError(
+                    f"{field}: expected 'LEFT_OF_DEALER' or 'LEFT_OF_LONER', got {value!r}"
+                )
+            rules["lone_lead"] = _LONE_LEADS[value]
+        elif key in _SCORE_OPTIONS:
+            points[_SCORE_OPTIONS[key]] = _int(field, value)
+        elif key == "winning_score":
+            target = _int(field, value)
+            if target > 0:
+                rules["target"] = target
+            else:
+                notes.append(f"{field} is 0 (no target score); the records keep a target of 10")
+        elif key in ("num_deals", "max_deals"):
+            if _int(field, value) > 0:
+                notes.append(f"{field}: a fixed number of deals is not part of a hand record")
+        elif key == "farmers":
+            # EGN's farmer's hand is "three or more 9s and 10s": the record's "mixed" variant.
+            rules["farmers_hand"] = "mixed" if _bool(field, value) else "off"
+        elif key == "min_rank":
+            if _int(field, value) != 9:
+                notes.append(f"{field} is {value}: only the 24-card deck (9 up) is supported")
+        elif key == "num_players":
+            if _int(field, value) != 4:
+                raise EgnError(f"{field}: only four players (seats N, E, S, W) are supported")
+        elif key in _UNSUPPORTED:
+            if _bool(field, value):
+                notes.append(f"{field}: {_UNSUPPORTED[key]}")
+        else:
+            notes.append(f"{field}: not an EGN ruleset option; ignored")
+    if points:
+        rules["points"] = points
+    return rules, cast(str, rules["lone_lead"])
+
+
+def _bool(field: str, value: object) -> bool:
+    if isinstance(value, bool):
+        return value
+    raise EgnError(f"{field}: expected true or false, got {value!r}")
+
+
+def _int(field: str, value: object) -> int:
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return value
+    raise EgnError(f"{field}: expected a whole number, got {value!r}")
+
+
+# -- cards ------------------------------------------------------------------------------------
+
+
+def _card(value: object, where: str, strain: Strain | None = None) -> Card | None:
+    """An EGN card; ``None`` when unknown (``""``, ``"Xx"``, ``"Xc"``, ``"??"``).
+
+    ``N`` is the nine; ``R`` and ``L`` are the bowers of ``strain``.
+    """
+    if not isinstance(value, str):
+        raise _DealError(where, f"expected a card such as 'Jd', got {value!r}")
+    text = value.strip()
+    if text in ("", UNKNOWN):
+        return None
+    if text in ("R", "L"):
+        if not isinstance(strain, Suit):
+            raise _DealError(where, f"{text!r} is a bower, but there is no trump suit")
+        return parse_card("J" + (strain if text == "R" else strain.same_colour).value)
+    if text == "B":
+        raise _DealError(where, "the Joker ('B') is not supported")
+    if len(text) == 2:
+        rank, suit = text[0], text[1]
+        if rank in "Xx" or suit in "Xx":
+            return None
+        if suit in "tng":
+            raise _DealError(
+                where, f"{text!r} uses a generic suit (t, n, g); only real suits are supported"
+            )
+        if rank in "78":
+            raise _DealError(where, f"{text!r} is not in the 24-card deck (9 up)")
+        if rank in "Nn":
+            text = "9" + suit
+    try:
+        return parse_card(text)
+    except CardError:
+        raise _DealError(
+            where, f"unknown card {value!r} (expected a rank 9/N T J Q K A and a suit s h d c)"
+        ) from None
+
+
+# -- one deal ---------------------------------------------------------------------------------
+
+
+@dataclass
+class _Context:
+    rules: dict[str, Any]
+    lone_lead: str
+    notes: list[str]
+
+
+@dataclass
+class _Bidding:
+    auction: list[dict[str, Any]]
+    strain: Strain | None
+    maker: Seat | None
+    alone: bool
+    defender: Seat | None
+    ordered_up: bool
+    complete: bool
+
+
+def _deal(raw: object, n: int, context: _Context) -> EgnDeal:
+    try:
+        record, annotations = _convert(raw, n, context)
+    except _DealError as error:
+        where = f", {error.where}" if error.where else ""
+        return EgnDeal(number=n, record=None, error=f"deal {n}{where}: {error.problem}")
+    return EgnDeal(number=n, record=record, error=None, annotations=annotations)
+
+
+def _convert(
+    raw: object, n: int, context: _Context
+) -> tuple[dict[str, Any], tuple[EgnAnnotation, ...]]:
+    if isinstance(raw, str):
+        raise _DealError(
+            "", "a condensed (bit-packed) deal; expand the file first (egn-convert --expanded)"
+        )
+    if not isinstance(raw, dict):
+        raise _DealError("", f"expected a deal object, got {type(raw).__name__}")
+    deal = cast(dict[str, Any], raw)
+    number = deal.get("dealNumber")
+    if number != n:
+        context.notes.append(
+            f"deal {n}: dealNumber is {number!r}; deals are numbered by their position"
+        )
+    if deal.get("alternativeLines"):
+        lines = len(cast(list[Any], deal["alternativeLines"]))
+        context.notes.append(f"deal {n}: {lines} alternative line(s) of analysis not imported")
+
+    state = _get(deal, "initialState", "initial_state")
+    if not isinstance(state, dict):
+        raise _DealError("", "initialState is missing")
+    state = cast(dict[str, Any], state)
+    dealer_index = state.get("dealer")
+    if (
+        not isinstance(dealer_index, int)
+        or isinstance(dealer_index, bool)
+        or not (0 <= dealer_index <= 3)
+    ):
+        raise _DealError("", f"initialState.dealer: expected a seat 0-3, got {dealer_index!r}")
+    dealer = _SEATS[dealer_index]
+    upcard = _card(_get(state, "upCard", "up_card"), "initialState.upCard")
+    if upcard is None:
+        raise _DealError("", "initialState.upCard: the upcard must be known")
+
+    bidding_phase, play_phase = _phases(deal)
+    bidding = _bidding(bidding_phase, play_phase, dealer, upcard)
+    strain = bidding.strain
+
+    tricks = _tricks(play_phase, strain)
+    if tricks and not bidding.complete:
+        raise _DealError("", "tricks are recorded, but the bidding does not make trump")
+    guess = _settle_sit_outs(bidding, tricks, n, context)
+    if not guess:
+        return _build(state, dealer, upcard, bidding, tricks, bidding_phase, play_phase, n, context)
+    # Two cards a trick and no aloneDefender: the defender whose play holds together.
+    assert bidding.maker is not None
+    candidates = [bidding.maker.next, bidding.maker.next.partner]
+    fits: list[tuple[Seat, dict[str, Any], tuple[EgnAnnotation, ...], list[str]]] = []
+    for seat in candidates:
+        trial = replace(bidding, auction=[dict(c) for c in bidding.auction], defender=seat)
+        trial.auction.append({"seat": seat.value, "call": "defend_alone"})
+        scratch = _Context(context.rules, context.lone_lead, [])
+        try:
+            record, annotations = _build(
+                state, dealer, upcard, trial, tricks, bidding_phase, play_phase, n, scratch
+            )
+        except _DealError:
+            continue
+        if not _evident_renege(record["play"], trial, dealer, context.lone_lead):
+            fits.append((seat, record, annotations, scratch.notes))
+    if len(fits) != 1:
+        raise _DealError(
+            "trick 1",
+            "2 cards a trick: a lone maker against a lone defender, but aloneDefender is "
+            f"missing and the play does not show whether {candidates[0]} or {candidates[1]} "
+            "defended alone",
+        )
+    seat, record, annotations, notes = fits[0]
+    context.notes.append(
+        f"deal {n}: aloneDefender is not set; the play shows {seat} defended alone"
+    )
+    context.notes.extend(notes)
+    return record, annotations
+
+
+def _build(
+    state: dict[str, Any],
+    dealer: Seat,
+    upcard: Card,
+    bidding: _Bidding,
+    tricks: list[list[Card]],
+    bidding_phase: dict[str, Any] | None,
+    play_phase: dict[str, Any] | None,
+    n: int,
+    context: _Context,
+) -> tuple[dict[str, Any], tuple[EgnAnnotation, ...]]:
+    """The record, once who sat out is settled."""
+    strain = bidding.strain
+    given = _player_cards(state, strain)
+    lead = _first_leader(dealer, bidding, context.lone_lead)
+    initial_lead = _get(play_phase or {}, "initialLead", "initial_lead")
+    if initial_lead is not None:
+        if not isinstance(initial_lead, int) or not 0 <= initial_lead <= 3:
+            raise _DealError("", f"initialLead: expected a seat 0-3, got {initial_lead!r}")
+        if _SEATS[initial_lead] is not lead:
+            raise _DealError(
+                "",
+                f"initialLead is {initial_lead} ({_SEATS[initial_lead]}), but under the ruleset "
+                f"{lead} ({lead.number}) leads the first trick",
+            )
+    sit_out = _sit_outs(bidding)
+    plays = _seat_plays(tricks, lead, sit_out, strain)
+
+    picked_up = bidding.ordered_up and dealer not in sit_out
+    kitty = _kitty(state, strain)
+    discard_text = bidding_phase.get("discard") if bidding_phase else None
+    discard = _card(discard_text, "discard", strain) if discard_text is not None else None
+    if discard is not None and not picked_up:
+        why = "the dealer sat out" if bidding.ordered_up else "no one ordered it up"
+        raise _DealError(
+            "", f"discard {discard} is given, but the upcard was not picked up ({why})"
+        )
+    _check_cards(plays, given, upcard, dealer, picked_up, discard, kitty, bidding)
+    discard_out = _discard(plays, given, upcard, dealer, picked_up, discard, n, context)
+
+    hands = _hands(plays, given, upcard, dealer, picked_up, discard_out)
+    record: dict[str, Any] = {
+        "format": FORMAT,
+        "rules": dict(context.rules),
+        "dealer": dealer.value,
+        "hands": hands,
+        "upcard": str(upcard),
+    }
+    if any(c is not None for c in kitty):
+        record["kitty"] = [UNKNOWN if c is None else str(c) for c in kitty]
+    record["farmer"] = None
+    record["auction"] = bidding.auction
+    if picked_up and (plays or discard_out is not None):
+        record["discard"] = UNKNOWN if discard_out is None else str(discard_out)
+    else:
+        record["discard"] = None
+    record["play"] = [str(card) for _, _, card in plays]
+    annotations = _annotations(
+        bidding_phase, play_phase, len(bidding.auction), len(plays), n, context
+    )
+    return record, annotations
+
+
+def _phases(deal: dict[str, Any]) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    phases = deal.get("phases", [])
+    if phases is None:
+        phases = []
+    if not isinstance(phases, list):
+        raise _DealError("", "phases: expected a list")
+    bidding: dict[str, Any] | None = None
+    play: dict[str, Any] | None = None
+    for i, phase in enumerate(phases):
+        if not isinstance(phase, dict):
+            raise _DealError("", f"phases[{i}]: expected an object")
+        phase = cast(dict[str, Any], phase)
+        kind = phase.get("type")
+        if kind == "EUCHRE_BIDDING":
+            if bidding is not None:
+                raise _DealError("", "two EUCHRE_BIDDING phases")
+            bidding = phase
+        elif kind in _PLAY_TYPES:
+            if play is not None:
+                raise _DealError("", "two TRICK_PLAY phases")
+            play = phase
+        else:
+            raise _DealError("", f"phases[{i}]: unknown phase type {kind!r}")
+    if play is not None and bidding is None:
+        raise _DealError("", "a TRICK_PLAY phase without a EUCHRE_BIDDING phase")
+    if bidding is not None and _get(bidding, "cardExchanges", "card_exchanges"):
+        raise _DealError("", "cardExchanges (partner's best, going under) are not supported")
+    return bidding, play
+
+
+def _flag(phase: dict[str, Any] | None, field: str) -> bool:
+    if phase is None:
+        return False
+    value = _get(phase, "isAlone", "is_alone")
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        raise _DealError("", f"{field}.isAlone: expected true or false, got {value!r}")
+    return value
+
+
+def _bidding(
+    phase: dict[str, Any] | None, play: dict[str, Any] | None, dealer: Seat, upcard: Card
+) -> _Bidding:
+    """The auction as record calls. The alone flags are settled later, with the tricks."""
+    calls = phase.get("calls", []) if phase is not None else []
+    if not isinstance(calls, list):
+        raise _DealError("", "calls: expected a list")
+    if len(calls) > 8:
+        raise _DealError("", f"{len(calls)} calls: an auction has at most 8")
+    alone = _flag(phase, "EUCHRE_BIDDING") or _flag(play, "TRICK_PLAY")
+    auction: list[dict[str, Any]] = []
+    strain: Strain | None = None
+    maker: Seat | None = None
+    ordered_up = False
+    seat = dealer.next
+    for i, call in enumerate(calls):
+        where = f"call {i + 1} ({seat})"
+        if maker is not None:
+            raise _DealError(where, f"{call!r} comes after {maker} made trump")
+        if not isinstance(call, str):
+            raise _DealError(where, f"expected a call such as 'Pass', got {call!r}")
+        word = call.strip().lower()
+        first_round = i < 4
+        if word == "pass":
+            auction.append({"seat": seat.value, "call": "pass"})
+        elif word in (*_ORDER_CALLS, "alone") and first_round:
+            alone = alone or word == "alone"
+            strain, maker, ordered_up = upcard.suit, seat, True
+            auction.append({"seat": seat.value, "call": "order_up", "alone": alone})
+        elif word in ("s", "h", "d", "c") and not first_round:
+            strain, maker = Suit(word.upper()), seat
+            auction.append(
+                {"seat": seat.value, "call": "name", "suit": word.upper(), "alone": alone}
+            )
+        elif word == "n" and not first_round:
+            strain, maker = NT, seat
+            auction.append({"seat": seat.value, "call": "name", "suit": NT, "alone": alone})
+        elif word == "x":
+            raise _DealError(where, "the call is unknown ('x'), so the trump suit is not known")
+        elif first_round and word in ("s", "h", "d", "c", "n"):
+            raise _DealError(
+                where, f"{call!r} names a suit in the first round; expected 'Order' or 'Pass'"
+            )
+        elif not first_round and word in (*_ORDER_CALLS, "alone"):
+            raise _DealError(
+                where, f"{call!r} in the second round; expected a suit letter or 'Pass'"
+            )
+        else:
+            raise _DealError(
+                where, f"unknown call {call!r} (expected Pass, Order, s, h, d, c or n)"
+            )
+        seat = seat.next
+    defender: Seat | None = None
+    raw_defender = _get(phase, "aloneDefender", "alone_defender") if phase is not None else None
+    if raw_defender is not None and raw_defender != -1:
+        if not isinstance(raw_defender, int) or not 0 <= raw_defender <= 3:
+            raise _DealError("", f"aloneDefender: expected a seat 0-3 or -1, got {raw_defender!r}")
+        defender = _SEATS[raw_defender]
+    complete = maker is not None
+    return _Bidding(auction, strain, maker, alone and complete, defender, ordered_up, complete)
+
+
+def _tricks(play: dict[str, Any] | None, strain: Strain | None) -> list[list[Card]]:
+    if play is None:
+        return []
+    tricks = play.get("tricks", [])
+    if not isinstance(tricks, list):
+        raise _DealError("", "tricks: expected a list of tricks")
+    if len(tricks) > 5:
+        raise _DealError("", f"{len(tricks)} tricks: a hand has five")
+    out: list[list[Card]] = []
+    for t, trick in enumerate(tricks):
+        where = f"trick {t + 1}"
+        if not isinstance(trick, list):
+            raise _DealError(where, "expected a list of cards")
+        cards: list[Card] = []
+        for i, text in enumerate(trick):
+            card = _card(text, where, strain)
+            if card is None:
+                raise _DealError(
+                    where, f"card {i + 1} is unknown ({text!r}); played cards must be known"
+                )
+            cards.append(card)
+        out.append(cards)
+    return out
+
+
+def _settle_sit_outs(
+    bidding: _Bidding, tricks: list[list[Card]], n: int, context: _Context
+) -> bool:
+    """Who sat out: from isAlone and aloneDefender, checked against the size of the tricks.
+
+    Where EGN leaves a flag out, the tricks tell: three cards a trick is a lone maker, two a
+    lone maker against a lone defender (which one: the defender whose play holds together).
+    """
+    maker = bidding.maker
+    if maker is None:
+        if bidding.defender is not None:
+            raise _DealError("", "aloneDefender is set, but no one made trump")
+        return False
+    if bidding.defender is not None:
+        if bidding.defender in (maker, maker.partner):
+            raise _DealError(
+                "", f"aloneDefender is {bidding.defender.number} ({bidding.defender}), a maker"
+            )
+        if not bidding.alone:
+            raise _DealError("", "aloneDefender is set, but the maker did not go alone")
+    expected = 4 - bidding.alone - (bidding.defender is not None)
+    guess = False
+    if tricks:
+        # A lone trick may be unfinished; otherwise the first trick sets the size.
+        size = len(tricks[0]) if len(tricks) > 1 else max(len(tricks[0]), expected)
+        for t, trick in enumerate(tricks):
+            if len(trick) > size or (len(trick) < size and t < len(tricks) - 1):
+                raise _DealError(
+                    f"trick {t + 1}", f"{len(trick)} cards, but trick 1 has {size}: {_join(trick)}"
+                )
+        if size == 3 and expected == 4:
+            bidding.alone = True
+            context.notes.append(
+                f"deal {n}: isAlone is not set, but the tricks have 3 cards: {maker} went alone"
+            )
+        elif size == 2 and expected in (3, 4) and bidding.defender is None:
+            bidding.alone = guess = True
+        elif size != expected:
+            seats = {4: "all four seats", 3: "a lone maker", 2: "a lone maker and a lone defender"}
+            raise _DealError(
+                "trick 1", f"{size} cards, but the bidding has {seats[expected]} ({expected} cards)"
+            )
+    for call in bidding.auction:
+        if call["call"] in ("order_up", "name"):
+            call["alone"] = bidding.alone
+    if bidding.defender is not None:
+        bidding.auction.append({"seat": bidding.defender.value, "call": "defend_alone"})
+    return guess
+
+
+def _sit_outs(bidding: _Bidding) -> set[Seat]:
+    out: set[Seat] = set()
+    if bidding.alone and bidding.maker is not None:
+        out.add(bidding.maker.partner)
+    if bidding.defender is not None:
+        out.add(bidding.defender.partner)
+    return out
+
+
+def _first_leader(dealer: Seat, bidding: _Bidding, lone_lead: str) -> Seat:
+    """The first active seat left of the dealer, or of a lone maker under LEFT_OF_LONER."""
+    sit_out = _sit_outs(bidding)
+    first = dealer.next
+    if bidding.alone and bidding.maker is not None and lone_lead == "left_of_maker":
+        first = bidding.maker.next
+    while first in sit_out:
+        first = first.next
+    return first
+
+
+def _trump(strain: Strain | None) -> Suit | None:
+    return strain if isinstance(strain, Suit) else None
+
+
+def _seat_plays(
+    tricks: list[list[Card]], lead: Seat, sit_out: set[Seat], strain: Strain | None
+) -> list[tuple[int, Seat, Card]]:
+    """``(trick number, seat, card)`` in play order: each trick's cards go clockwise from its
+    leader, skipping the seats that sit out; the winner of a trick leads the next."""
+    trump = _trump(strain)
+    plays: list[tuple[int, Seat, Card]] = []
+    leader = lead
+    active = 4 - len(sit_out)
+    for t, cards in enumerate(tricks, start=1):
+        seat = leader
+        seats: list[Seat] = []
+        while len(seats) < len(cards):
+            if seat not in sit_out:
+                seats.append(seat)
+            seat = seat.next
+        plays.extend((t, s, c) for s, c in zip(seats, cards, strict=True))
+        if len(cards) == active:
+            led = effective_suit(cards[0], trump)
+            leader = max(zip(seats, cards, strict=True), key=lambda sc: power(sc[1], trump, led))[0]
+    return plays
+
+
+def _evident_renege(play: list[str], bidding: _Bidding, dealer: Seat, lone_lead: str) -> bool:
+    """A seat that failed to follow a suit and plays that suit later."""
+    trump = _trump(bidding.strain)
+    active = 4 - len(_sit_outs(bidding))
+    cards = [parse_card(c) for c in play]
+    tricks = [cards[i : i + active] for i in range(0, len(cards), active)]
+    plays = _seat_plays(
+        tricks, _first_leader(dealer, bidding, lone_lead), _sit_outs(bidding), bidding.strain
+    )
+    led: dict[int, Suit] = {}
+    for t, _, card in plays:
+        led.setdefault(t, effective_suit(card, trump))
+    for i, (t, seat, card) in enumerate(plays):
+        if effective_suit(card, trump) is not led[t] and any(
+            s is seat and effective_suit(c, trump) is led[t] for _, s, c in plays[i + 1 :]
+        ):
+            return True
+    return False
+
+
+def _player_cards(state: dict[str, Any], strain: Strain | None) -> dict[Seat, list[Card | None]]:
+    """The dealt hands EGN gives (``playerCards``), for the seats where any are given."""
+    value = _get(state, "playerCards", "player_cards")
+    if value is None:
+        return {}
+    if not isinstance(value, list) or len(value) > 4:
+        raise _DealError("", "playerCards: expected a list of four hands")
+    given: dict[Seat, list[Card | None]] = {}
+    seen: dict[Card, Seat] = {}
+    for i, hand in enumerate(value):
+        seat = _SEATS[i]
+        if not isinstance(hand, list):
+            raise _DealError("", f"playerCards[{i}]: expected a list of cards")
+        if not hand:
+            continue
+        cards = [_card(c, f"playerCards[{i}]", strain) for c in hand]
+        known = [c for c in cards if c is not None]
+        if len(cards) > 6 or len(known) > 6:
+            raise _DealError("", f"playerCards[{i}]: {len(cards)} cards for {seat}")
+        for card in known:
+            if card in seen:
+                raise _DealError(
+                    "", f"playerCards: {card} is given to both {seen[card]} and {seat}"
+                )
+            seen[card] = seat
+        given[seat] = cards
+    return given
+
+
+def _kitty(state: dict[str, Any], strain: Strain | None) -> list[Card | None]:
+    value = state.get("kitty")
+    if value is None:
+        return [None, None, None]
+    if not isinstance(value, list) or len(value) != 3:
+        raise _DealError("", f"initialState.kitty: expected three cards, got {value!r}")
+    return [_card(c, "initialState.kitty", strain) for c in value]
+
+
+def _check_cards(
+    plays: list[tuple[int, Seat, Card]],
+    given: dict[Seat, list[Card | None]],
+    upcard: Card,
+    dealer: Seat,
+    picked_up: bool,
+    discard: Card | None,
+    kitty: list[Card | None],
+    bidding: _Bidding,
+) -> None:
+    """Each card played once, by a seat that can hold it: precise messages for the EGN user.
+
+    Whether a play was legal (following suit) is for the rules engine to say.
+    """
+    played_at: dict[Card, tuple[int, Seat]] = {}
+    room = {  # unknown places left in each hand playerCards gives
+        seat: 5 - len([c for c in hand if c is not None and not (seat is dealer and c == upcard)])
+        for seat, hand in given.items()
+    }
+    for t, seat, card in plays:
+        where = f"trick {t}"
+        if card in played_at:
+            t0, s0 = played_at[card]
+            raise _DealError(where, f"{seat} plays {card}, already played by {s0} in trick {t0}")
+        played_at[card] = (t, seat)
+        if card == upcard and not (picked_up and seat is dealer):
+            if picked_up:
+                raise _DealError(
+                    where, f"{seat} plays {card}, the upcard, which the dealer ({dealer}) picked up"
+                )
+            why = "the dealer sat out" if bidding.ordered_up else "it was turned down"
+            raise _DealError(where, f"{seat} plays {card}, the upcard, which stayed down ({why})")
+        if card == discard:
+            raise _DealError(where, f"{seat} plays {card}, which the dealer ({dealer}) discarded")
+        if card in kitty:
+            raise _DealError(where, f"{seat} plays {card}, which is in the kitty")
+        for other, other_hand in given.items():
+            if other is not seat and card in other_hand:
+                raise _DealError(where, f"{seat} plays {card}, which playerCards gives to {other}")
+        hand = given.get(seat)
+        took_upcard = seat is dealer and picked_up and card == upcard
+        if hand is not None and card not in hand and not took_upcard:
+            room[seat] -= 1
+            if room[seat] < 0:
+                known = _join([c for c in hand if c is not None])
+                raise _DealError(
+                    where, f"{seat} plays {card}, which is not in its hand in playerCards ({known})"
+                )
+
+
+def _discard(
+    plays: list[tuple[int, Seat, Card]],
+    given: dict[Seat, list[Card | None]],
+    upcard: Card,
+    dealer: Seat,
+    picked_up: bool,
+    discard: Card | None,
+    n: int,
+    context: _Context,
+) -> Card | None:
+    """The dealer's discard, where the record can know it; ``None`` when unknown or none."""
+    if not picked_up:
+        return None
+    dealer_cards = [c for _, s, c in plays if s is dealer]
+    finished = len(dealer_cards) == 5
+    if discard is not None:
+        if discard == upcard or not finished or upcard in dealer_cards:
+            return discard
+        raise _DealError(
+            "",
+            f"the dealer ({dealer}) picked up {upcard} and discarded {discard}, "
+            f"but never plays {upcard}",
+        )
+    if finished and upcard not in dealer_cards:
+        context.notes.append(
+            f"deal {n}: the dealer ({dealer}) never plays the upcard {upcard}: it is the discard"
+        )
+        return upcard
+    hand = given.get(dealer)
+    if finished and hand is not None:
+        left = [c for c in [*hand, upcard] if c is not None and c not in dealer_cards]
+        if len([c for c in hand if c is not None]) == 5 and len(left) == 1:
+            return left[0]
+    return None
+
+
+def _hands(
+    plays: list[tuple[int, Seat, Card]],
+    given: dict[Seat, list[Card | None]],
+    upcard: Card,
+    dealer: Seat,
+    picked_up: bool,
+    discard: Card | None,
+) -> dict[str, list[str]]:
+    """The dealt hands: what EGN gives, completed by the play, padded with ``"??"``."""
+    hands: dict[str, list[str]] = {}
+    for seat in Seat:
+        cards = [c for c in given.get(seat, []) if c is not None]
+        took_upcard = seat is dealer and picked_up
+        if took_upcard and upcard in cards:
+            # playerCards holding the upcard is the hand after the pick-up.
+            cards.remove(upcard)
+        for _, s, card in plays:
+            if s is seat and card not in cards and not (took_upcard and card == upcard):
+                cards.append(card)
+        if took_upcard and discard is not None and discard != upcard and discard not in cards:
+            cards.append(discard)
+        if len(cards) > 5:
+            what = "was dealt" if not took_upcard else "was dealt (besides the upcard)"
+            raise _DealError("", f"{seat} {what} {len(cards)} cards: {_join(cards)}")
+        padded: list[Card | None] = [*cards, *[None] * (5 - len(cards))]
+        hands[seat.value] = [format_card(c) for c in sort_cards(padded)]
+    return hands
+
+
+def _join(cards: Sequence[Card]) -> str:
+    return " ".join(str(c) for c in cards)
+
+
+# -- annotations ------------------------------------------------------------------------------
+
+
+def _annotations(
+    bidding: dict[str, Any] | None,
+    play: dict[str, Any] | None,
+    calls: int,
+    cards: int,
+    n: int,
+    context: _Context,
+) -> tuple[EgnAnnotation, ...]:
+    out: list[EgnAnnotation] = []
+    sources: list[tuple[Literal["call", "play"], object, int]] = []
+    if bidding is not None:
+        sources.append(("call", _get(bidding, "callAnnotations", "calls_annotations"), calls))
+    if play is not None:
+        value = _get(play, "playAnnotations", "tricks_annotations", "play_annotations")
+        sources.append(("play", value, cards))
+    for kind, value, size in sources:
+        if value is None:
+            continue
+        if not isinstance(value, dict):
+            context.notes.append(f"deal {n}: {kind} annotations are not an object; ignored")
+            continue
+        for key, texts in sorted(
+            cast(dict[str, Any], value).items(), key=lambda kv: (len(kv[0]), kv[0])
+        ):
+            if not key.isdigit():
+                context.notes.append(f"deal {n}: {kind} annotation key {key!r} is not an index")
+                continue
+            index = int(key)
+            if index >= size:
+                what = "calls" if kind == "call" else "cards played"
+                context.notes.append(
+                    f"deal {n}: {kind} annotation {index} is beyond the {size} {what}; kept"
+                )
+            items = [texts] if isinstance(texts, str) else texts
+            if not isinstance(items, list):
+                continue
+            for text in items:
+                if isinstance(text, str):
+                    out.append(_annotation(kind, index, text))
+    return tuple(out)
+
+
+def _annotation(kind: Literal["call", "play"], index: int, text: str) -> EgnAnnotation:
+    for label in _LABELS:
+        if text.startswith(label):
+            return EgnAnnotation(kind, index, label, text[len(label) :].strip())
+    return EgnAnnotation(kind, index, None, text.strip())

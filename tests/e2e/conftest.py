@@ -1,15 +1,8 @@
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
-# Playwright's sync API runs an event loop in the test's thread, which makes
-# Django refuse ORM calls there (the live server's set-up and flush) unless told
-# that this is safe: the loop only drives the browser.
-os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-
-from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, Page, sync_playwright
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -30,7 +23,11 @@ def browser() -> Iterator[Browser]:
         pytest.skip(
             f"Browser tests need Debian's Chromium at {CHROMIUM} (apt-get install chromium)"
         )
-    with sync_playwright() as playwright:
+    # Playwright's sync API runs an event loop in the test's thread, which makes
+    # Django refuse ORM calls there (test data, the flush after each test) unless
+    # told that this is safe: the loop only drives the browser.
+    with pytest.MonkeyPatch.context() as patch, sync_playwright() as playwright:
+        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         yield browser
         browser.close()

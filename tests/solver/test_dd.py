@@ -1,0 +1,130 @@
+"""The double-dummy solver against a plain brute-force minimax, like perft."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from analysis.solver.dd import Position, Solver
+from analysis.solver.tables import NO_TRUMP, card_mask
+from games.engine.cards import parse_card
+
+from .brute import brute_force
+
+
+def random_position(rng: random.Random, cards_each: int) -> tuple[Solver, Position]:
+    strain = rng.randrange(5)
+    active = [True, True, True, True]
+    roll = rng.random()
+    if roll < 0.25:
+        active[rng.randrange(4)] = False  # a lone hand: three active seats
+    elif roll < 0.35:
+        seat = rng.randrange(4)
+        active[seat] = active[(seat + 1) % 4] = False  # lone maker against a lone defender
+    deck = list(range(24))
+    rng.shuffle(deck)
+    hands = [0, 0, 0, 0]
+    for seat in range(4):
+        if active[seat]:
+            for card in deck[:cards_each]:
+                hands[seat] |= 1 << card
+            deck = deck[cards_each:]
+    act = (active[0], active[1], active[2], active[3])
+    solver = Solver(strain, act)
+    leader = rng.choice([s for s in range(4) if act[s]])
+    position = Position(strain, (hands[0], hands[1], hands[2], hands[3]), leader, (), act)
+    for _ in range(rng.randrange(sum(act))):
+        card = rng.choice(solver.legal(position))
+        played = list(position.hands)
+        played[position.to_move] ^= 1 << card
+        position = Position(
+            strain,
+            (played[0], played[1], played[2], played[3]),
+            leader,
+            (*position.trick, card),
+            act,
+        )
+    return solver, position
+
+
+@pytest.mark.parametrize("cards_each", [1, 2, 3, 4])
+def test_the_solver_agrees_with_brute_force_on_random_positions(cards_each: int) -> None:
+    rng = random.Random(1000 + cards_each)
+    for _ in range(1000 if cards_each < 4 else 250):
+        solver, position = random_position(rng, cards_each)
+        expected = brute_force(
+            position.strain, position.hands, position.leader, position.trick, position.active
+        )
+        assert solver.solve(position) == expected, position
+
+
+def test_every_option_value_agrees_with_brute_force() -> None:
+    rng = random.Random(7)
+    for _ in range(300):
+        solver, position = random_position(rng, rng.randint(1, 4))
+        for card, value in solver.options(position).items():
+            hands = list(position.hands)
+            hands[position.to_move] ^= 1 << card
+            trick = (*position.trick, card)
+            if len(trick) == position.players:
+                continue  # a finished trick is checked through solve() on the next lead
+            expected = brute_force(
+                position.strain,
+                (hands[0], hands[1], hands[2], hands[3]),
+                position.leader,
+                trick,
+                position.active,
+            )
+            assert value == expected, (position, card)
+
+
+def test_full_deals_agree_with_brute_force() -> None:
+    rng = random.Random(99)
+    for _ in range(6):
+        solver, position = random_position(rng, 5)
+        expected = brute_force(
+            position.strain, position.hands, position.leader, position.trick, position.active
+        )
+        assert solver.solve(position) == expected
+
+
+def hand(text: str) -> int:
+    return card_mask([parse_card(c) for c in text.split()])
+
+
+HEARTS, SPADES = 1, 0
+
+
+def test_the_left_bower_is_a_trump_in_the_search() -> None:
+    # Hearts trump, one card each: N leads the ace of diamonds; E's jack of diamonds is the
+    # left bower, a heart, and trumps it; S and W follow with diamonds.
+    position = Position(HEARTS, (hand("AD"), hand("JD"), hand("9D"), hand("KD")), leader=0)
+    assert Solver(HEARTS).solve(position) == 0
+
+
+def test_a_hand_verified_endgame_where_cashing_the_ace_is_right() -> None:
+    # Spades trump, two cards each, N to lead. N: A♥ 9♥; E: K♥ J♠ (the right bower);
+    # S: Q♦ T♦; W: A♦ 9♦. Cashing A♥ wins (E must follow with K♥), then E's bower takes
+    # the last trick: NS 1. Leading 9♥ loses both: E's K♥ wins, then the bower: NS 0.
+    position = Position(
+        SPADES, (hand("AH 9H"), hand("KH JS"), hand("QD TD"), hand("AD 9D")), leader=0
+    )
+    assert Solver(SPADES).solve(position) == 1
+    assert Solver(SPADES).options(position) == {
+        parse_card("9H").index: 0,
+        parse_card("AH").index: 1,
+    }
+
+
+def test_no_trump_has_no_bowers() -> None:
+    # No-trump: the jack of diamonds is just a diamond and cannot beat the ace of hearts led.
+    position = Position(NO_TRUMP, (hand("AH"), hand("JD"), hand("9H"), hand("JH")), leader=0)
+    assert Solver(NO_TRUMP).solve(position) == 1
+
+
+def test_a_lone_maker_plays_against_two_defenders() -> None:
+    # S sits out; N alone with the two bowers (hearts trump) against E and W.
+    active = (True, True, False, True)
+    position = Position(HEARTS, (hand("JH JD"), hand("AH 9S"), 0, hand("KH TS")), 0, (), active)
+    assert Solver(HEARTS, active).solve(position) == 2

@@ -5,6 +5,8 @@ from typing import Protocol
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from games.engine.rules import PRESETS
+
 
 class DescribedRules(Protocol):
     def describe(self) -> list[tuple[str, str]]: ...
@@ -35,5 +37,5 @@ def rules_table(presets: Mapping[str, DescribedRules]) -> RulesTable:
 
 
 def index(request: HttpRequest) -> HttpResponse:
-    table = rules_table({})
+    table = rules_table(PRESETS)
     return render(request, "lessons/index.html", {"table": table})

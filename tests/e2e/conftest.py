@@ -20,8 +20,9 @@ CHROMIUM_ARGS = [
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
     if not CHROMIUM.exists():
-        pytest.skip(
-            f"Browser tests need Debian's Chromium at {CHROMIUM} (apt-get install chromium)"
+        pytest.fail(
+            f"Browser tests need Debian's Chromium at {CHROMIUM} (apt-get install chromium); "
+            "scripts/test installs it when run as root"
         )
     # Playwright's sync API runs an event loop in the test's thread, which makes
     # Django refuse ORM calls there (test data, the flush after each test) unless

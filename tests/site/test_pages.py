@@ -70,7 +70,12 @@ def test_the_vendored_htmx_and_the_stylesheet_are_served(client: Client) -> None
 def test_the_learn_page_is_the_rules_reference(client: Client) -> None:
     response = client.get(reverse("lessons:index"))
     assert response.status_code == 200
-    assert "<h1>Rules reference</h1>" in response.content.decode()
+    page = response.content.decode()
+    assert "<h1>Rules reference</h1>" in page
+    for preset in ("standard", "canadian-loner", "defend-alone", "redeal", "no-trump"):
+        assert f'<th scope="col">{preset}</th>' in page
+    assert '<th scope="row">Everyone passes twice</th>' in page
+    assert "<td>redeal</td>" in page
 
 
 @dataclass(frozen=True)

@@ -150,6 +150,8 @@ class HandState:
         self.shown_out: dict[Seat, set[Suit]] = {s: set() for s in Seat}
         self.undecided: list[str] = []
         self.passed_out = False
+        self.history: list[tuple[Seat, Action]] = []
+        """Every action applied, in order, with the seat that took it."""
         self._queue: list[Seat] = []
 
         if rules.farmers_hand != "off":
@@ -283,6 +285,10 @@ class HandState:
         if self.phase is Phase.DONE or self.current_seat is None:
             raise IllegalAction("the hand is over")
         seat = self.current_seat
+        self._dispatch(seat, action)
+        self.history.append((seat, action))
+
+    def _dispatch(self, seat: Seat, action: Action) -> None:
         if self.phase is Phase.FARMER:
             self._apply_farmer(seat, action)
         elif self.phase is Phase.AUCTION:

@@ -166,7 +166,8 @@ class Solver:
     strain: int
     active: tuple[bool, bool, bool, bool] = (True, True, True, True)
     nodes: int = 0
-    _tt: dict[int, tuple[int, int]] = field(default_factory=dict)
+    _tt: dict[int, tuple[int, int, int]] = field(default_factory=dict)
+    _best: int = -1
 
     def __post_init__(self) -> None:
         tables = tables_for(self.strain)
@@ -372,8 +373,9 @@ class Solver:
             else:
                 key <<= 24
         entry = self._tt.get(key)
+        hint = -1
         if entry is not None:
-            lo, hi = entry
+            lo, hi, hint = entry
         else:
             ns_sure, ew_sure = self._sure_tricks(hands)
             quick = self._quick_tricks(hands, leader, out)
@@ -388,14 +390,15 @@ class Solver:
             return hi
         a = alpha if alpha > lo else lo
         b = beta if beta < hi else hi
-        value = self._play(hands, leader, -1, leader, -1, 0, 0, a, b)
+        value = self._play(hands, leader, -1, leader, hint, 0, 0, a, b)
+        hint = self._best
         if value <= a:
             hi = value if value < hi else hi
         elif value >= b:
             lo = value if value > lo else lo
         else:
             lo = hi = value
-        self._tt[key] = (lo, hi)
+        self._tt[key] = (lo, hi, hint)
         return value
 
     def _play(
@@ -430,6 +433,10 @@ class Solver:
                 legal = hand & suit_mask[suit]
                 if legal:
                     moves += runs[suit][(out & suit_mask[suit]) << 24 | legal]
+            # ``win`` carries the best lead found here before, if any: try it first.
+            if win >= 0 and win in moves and moves[0] != win:
+                moves.remove(win)
+                moves.insert(0, win)
         else:
             follow = hand & suit_mask[led]
             ours = NS_SEATS[win_seat] == NS_SEATS[seat]
@@ -457,6 +464,7 @@ class Solver:
                         ]
         maximise = NS_SEATS[seat]
         best = -1 if maximise else 99
+        best_card = moves[0]
         last = played + 1 == self._players
         nxt = self._next[seat]
         for card in moves:
@@ -480,17 +488,21 @@ class Solver:
             if maximise:
                 if value > best:
                     best = value
+                    best_card = card
                     if best > alpha:
                         alpha = best
                         if alpha >= beta:
                             break
             elif value < best:
                 best = value
+                best_card = card
                 if best < beta:
                     beta = best
                     if alpha >= beta:
                         break
         hands[seat] = hand
+        if led < 0:
+            self._best = best_card
         return best
 
 

@@ -1,0 +1,285 @@
+"""Hindsight: the double-dummy value of every option at every card decision of a hand,
+and a deal's double-dummy table.
+
+``dd_tricks`` is defined in ``shared/spec/hand-record.md``: the tricks the deciding
+seat's partnership holds at the end of the hand (already won plus still to come)
+when, after that option, every active seat plays perfectly with all cards visible.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.engine.cards import ALL_CARDS, Card, Seat, Suit, Team
+from games.engine.hand import NT, Discard, HandState, Phase, Play, Strain
+from games.engine.record import HandRecord, format_record, parse_record
+from games.engine.rules import Rules
+
+from .dd import Position, Solver
+from .tables import NO_TRUMP, card_mask
+
+__all__ = [
+    "CardDecision",
+    "DealError",
+    "Unknown",
+    "dd_table",
+    "hindsight_review",
+    "position_of",
+    "revealed_state",
+    "strain_number",
+]
+
+_SEATS = (Seat.N, Seat.E, Seat.S, Seat.W)
+_SUITS = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
+
+
+class DealError(ValueError):
+    """A deal that cannot be analysed (unknown cards where every card is needed)."""
+
+
+class Unknown(Exception):
+    """Raised inside the review when a decision depends on cards that are not known."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def strain_number(strain: Strain) -> int:
+    return NO_TRUMP if strain == NT else _SUITS.index(strain)
+
+
+@dataclass
+class CardDecision:
+    """One decision of a hand: the dealer's discard or a card played."""
+
+    kind: str
+    seat: Seat
+    chosen: Card | None
+    trick: int | None
+    options: dict[Card, int] = field(default_factory=dict)
+    """``dd_tricks`` of each option, for the deciding seat's partnership."""
+    reason: str | None = None
+    """Why the decision cannot be reviewed, when it cannot."""
+
+    @property
+    def reviewable(self) -> bool:
+        return self.reason is None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "seat": self.seat.value}
+        if self.trick is not None:
+            out["trick"] = self.trick
+        out["chosen"] = None if self.chosen is None else str(self.chosen)
+        if self.reason is not None:
+            out["reviewable"] = False
+            out["reason"] = self.reason
+        else:
+            out["options"] = [
+                {"card": str(card), "dd_tricks": tricks}
+                for card, tricks in sorted(self.options.items(), key=lambda ct: ct[0].index)
+            ]
+        return out
+
+
+def revealed_state(record: HandRecord) -> HandState:
+    """A fresh state at the deal of ``record``, its unknown cards filled in wherever the play
+    showed them, ready to have ``record.state.history`` applied again.
+    """
+    revealed = parse_record(format_record(record))
+    return HandState(
+        revealed.rules, revealed.dealer, revealed.hands, revealed.upcard, revealed.kitty
+    )
+
+
+def _mask(cards: list[Card | None], seat: Seat) -> int:
+    if None in cards:
+        raise Unknown(f"{seat}'s cards are not all known")
+    return card_mask([c for c in cards if c is not None])
+
+
+def position_of(state: HandState) -> Position:
+    """The solver's position for a state in its play phase. Raise :class:`Unknown` when an
+    active seat's cards are not all known.
+    """
+    assert state.phase is Phase.PLAY and state.strain is not None
+    active = tuple(not state.sits_out(seat) for seat in _SEATS)
+    hands = tuple(
+        _mask(state.hands[seat], seat) if active[i] else 0 for i, seat in enumerate(_SEATS)
+    )
+    trick = state.tricks[-1]
+    return Position(
+        strain=strain_number(state.strain),
+        hands=(hands[0], hands[1], hands[2], hands[3]),
+        leader=trick.leader.number,
+        trick=tuple(card.index for _, card in trick.cards),
+        active=(active[0], active[1], active[2], active[3]),
+        ns_tricks=state.tricks_won[Team.NS],
+        ew_tricks=state.tricks_won[Team.EW],
+    )
+
+
+def _team_tricks(position: Position, ns_future: int, team: Team) -> int:
+    """``dd_tricks`` for ``team`` from North-South's tricks still to come."""
+    if team is Team.NS:
+        return position.ns_tricks + ns_future
+    return position.ew_tricks + position.tricks_left - ns_future
+
+
+class _Solvers:
+    """One solver per (strain, active seats), so every decision of a hand shares its table."""
+
+    def __init__(self) -> None:
+        self._by_key: dict[tuple[int, tuple[bool, bool, bool, bool]], Solver] = {}
+
+    def __call__(self, position: Position) -> Solver:
+        key = (position.strain, position.active)
+        solver = self._by_key.get(key)
+        if solver is None:
+            solver = self._by_key[key] = Solver(position.strain, position.active)
+        return solver
+
+
+def _card_options(position: Position, solvers: _Solvers, team: Team) -> dict[Card, int]:
+    values = solvers(position).options(position)
+    return {ALL_CARDS[i]: _team_tricks(position, v, team) for i, v in values.items()}
+
+
+def _discard_options(state: HandState, solvers: _Solvers) -> dict[Card, int]:
+    """dd_tricks of the dealer's partnership for each of the six cards it might discard."""
+    dealer = state.dealer
+    held = state.hands[dealer]
+    if None in held:
+        raise Unknown("the dealer's discard is not known")
+    values: dict[Card, int] = {}
+    for card in held:
+        assert card is not None
+        trial = _copy_for_discard(state)
+        trial.apply(Discard(card))
+        position = position_of(trial)
+        ns = solvers(position).solve(position)
+        values[card] = _team_tricks(position, ns, dealer.team)
+    return values
+
+
+def _copy_for_discard(state: HandState) -> HandState:
+    return copy.deepcopy(state)
+
+
+def hindsight_review(record: HandRecord) -> list[CardDecision]:
+    """The discard (where there was one) and every card played, each with the ``dd_tricks``
+    of every legal option, or the reason it cannot be reviewed.
+    """
+    state = revealed_state(record)
+    solvers = _Solvers()
+    decisions: list[CardDecision] = []
+    for seat, action in record.state.history:
+        if isinstance(action, Discard):
+            decision = CardDecision("discard", seat, action.card, None)
+            try:
+                decision.options = _discard_options(state, solvers)
+            except Unknown as unknown:
+                decision.reason = unknown.reason
+            decisions.append(decision)
+        elif isinstance(action, Play):
+            decision = CardDecision("play", seat, action.card, len(state.tricks))
+            try:
+                position = position_of(state)
+                decision.options = _card_options(position, solvers, seat.team)
+            except Unknown as unknown:
+                decision.reason = f"not every card in play is known: {unknown.reason}"
+            decisions.append(decision)
+        state.apply(action)
+    return decisions
+
+
+def _deal_hands(record: HandRecord) -> dict[Seat, list[Card]]:
+    revealed = revealed_state(record)
+    hands: dict[Seat, list[Card]] = {}
+    for seat in _SEATS:
+        cards = revealed.dealt[seat]
+        if None in cards:
+            raise DealError(f"hands.{seat}: the double-dummy table needs every card known")
+        hands[seat] = [c for c in cards if c is not None]
+    return hands
+
+
+def _first_leader(dealer: Seat, active: tuple[bool, bool, bool, bool]) -> int:
+    seat = (dealer.number + 1) % 4
+    while not active[seat]:
+        seat = (seat + 1) % 4
+    return seat
+
+
+def _solve_strain(
+    hands: dict[Seat, list[Card]],
+    dealer: Seat,
+    upcard: Card,
+    strain: int,
+    rules: Rules,
+    active: tuple[bool, bool, bool, bool],
+    team: Team,
+    solvers: _Solvers,
+) -> int:
+    """Tricks for ``team`` in ``strain`` with these active seats and perfect play. In the
+    upcard's suit the dealer picks up (when active, or when the rules make a sitting-out
+    dealer pick up too) and discards the card best for its partnership.
+    """
+    leader = _first_leader(dealer, active)
+    base = [card_mask(hands[s]) if active[s.number] else 0 for s in _SEATS]
+    picks_up = strain == _SUITS.index(upcard.suit) and (
+        active[dealer.number] or rules.sitting_out_dealer_picks_up
+    )
+    if not picks_up or not active[dealer.number]:
+        position = Position(strain, (base[0], base[1], base[2], base[3]), leader, (), active)
+        ns = solvers(position).solve(position)
+        return ns if team is Team.NS else 5 - ns
+    best: int | None = None
+    six = [*hands[dealer], upcard]
+    for discard in six:
+        kept = list(base)
+        kept[dealer.number] = card_mask([c for c in six if c != discard])
+        position = Position(strain, (kept[0], kept[1], kept[2], kept[3]), leader, (), active)
+        ns = solvers(position).solve(position)
+        dealer_side = ns if dealer.team is Team.NS else 5 - ns
+        if best is None or dealer_side > best:
+            best = dealer_side
+    assert best is not None
+    return best if team is dealer.team else 5 - best
+
+
+def dd_table(record: HandRecord) -> dict[str, Any]:
+    """The deal's double-dummy table, ignoring the auction and play: for each strain, the
+    tricks of North-South at full strength, and for each seat alone the tricks of its side.
+    """
+    hands = _deal_hands(record)
+    strains = [*_SUITS] + ([NT] if record.rules.no_trump else [])
+    table: dict[str, Any] = {}
+    solvers = _Solvers()
+    for strain in strains:
+        number = strain_number(strain)
+        full = (True, True, True, True)
+        row: dict[str, Any] = {
+            "NS": _solve_strain(
+                hands, record.dealer, record.upcard, number, record.rules, full, Team.NS, solvers
+            )
+        }
+        alone: dict[str, int] = {}
+        for seat in _SEATS:
+            active = [True, True, True, True]
+            active[seat.partner.number] = False
+            alone[seat.value] = _solve_strain(
+                hands,
+                record.dealer,
+                record.upcard,
+                number,
+                record.rules,
+                (active[0], active[1], active[2], active[3]),
+                seat.team,
+                solvers,
+            )
+        row["alone"] = alone
+        table[str(strain)] = row
+    return table

@@ -9,6 +9,7 @@ when, after that option, every active seat plays perfectly with all cards visibl
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,6 +27,7 @@ __all__ = [
     "Unknown",
     "dd_table",
     "hindsight_review",
+    "iter_hindsight_review",
     "position_of",
     "revealed_state",
     "strain_number",
@@ -172,9 +174,13 @@ def hindsight_review(record: HandRecord) -> list[CardDecision]:
     """The discard (where there was one) and every card played, each with the ``dd_tricks``
     of every legal option, or the reason it cannot be reviewed.
     """
+    return list(iter_hindsight_review(record))
+
+
+def iter_hindsight_review(record: HandRecord) -> Iterator[CardDecision]:
+    """:func:`hindsight_review`, one decision at a time."""
     state = revealed_state(record)
     solvers = _Solvers()
-    decisions: list[CardDecision] = []
     for seat, action in record.state.history:
         if isinstance(action, Discard):
             decision = CardDecision("discard", seat, action.card, None)
@@ -182,7 +188,7 @@ def hindsight_review(record: HandRecord) -> list[CardDecision]:
                 decision.options = _discard_options(state, solvers)
             except Unknown as unknown:
                 decision.reason = unknown.reason
-            decisions.append(decision)
+            yield decision
         elif isinstance(action, Play):
             decision = CardDecision("play", seat, action.card, len(state.tricks))
             try:
@@ -190,9 +196,8 @@ def hindsight_review(record: HandRecord) -> list[CardDecision]:
                 decision.options = _card_options(position, solvers, seat.team)
             except Unknown as unknown:
                 decision.reason = f"not every card in play is known: {unknown.reason}"
-            decisions.append(decision)
+            yield decision
         state.apply(action)
-    return decisions
 
 
 def _deal_hands(record: HandRecord) -> dict[Seat, list[Card]]:

@@ -136,3 +136,30 @@ def test_the_command_line_exit_status_is_0_when_every_line_was_read(tmp_path: Pa
     lines = [json.loads(line) for line in done.stdout.splitlines()]
     assert lines[0]["points"] == {"NS": 2, "EW": 0}
     assert lines[1] == {"error": "dealer: missing"}
+
+
+def test_it_reads_every_deal_of_an_egn_match_in_order() -> None:
+    lines = run(str(EGN / "MotE_W5_G1.egn"))
+    assert len(lines) == len(json.loads((EGN / "MotE_W5_G1.egn").read_text())["deals"])
+    assert all("error" not in line for line in lines)
+    first = lines[0]
+    # Dealer N; E passes and S orders up the K♥.
+    assert first["trump"] == "H" and first["maker"] == "S"
+    assert sum(first["tricks"].values()) == 5
+
+
+def test_an_irregular_egn_deal_gets_a_message_naming_the_deal_and_the_play() -> None:
+    lines = run(str(EGN / "egn_m_20260529_01_5.egn"))
+    errors = [line["error"] for line in lines if "error" in line]
+    assert errors == ["deal 1: play[3]: N must follow clubs (holds KC) but played TD"]
+
+
+def test_it_reads_the_text_notation(tmp_path: Path) -> None:
+    path = tmp_path / "hand.txt"
+    path.write_text(
+        '[Dealer "W"]\n[North "JH JD AH KH QH"]\n[East "AS KS QS JS TS"]\n'
+        '[South "AD KD QD TD 9D"]\n[West "AC KC QC JC TC"]\n[Upcard "9S"]\n\n'
+        "N pass  E pass  S pass  W pass\nN H\n\n"
+        "N: JH AS AD AC\nN: JD KS KD KC\nN: AH QS QD QC\nN: KH JS TD JC\nN: QH TS 9D TC\n"
+    )
+    assert run(str(path))[0]["points"] == {"NS": 2, "EW": 0}

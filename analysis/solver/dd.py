@@ -14,6 +14,7 @@ progress included.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .tables import NO_TRUMP, tables_for
@@ -165,17 +166,13 @@ class Solver:
 
     strain: int
     active: tuple[bool, bool, bool, bool] = (True, True, True, True)
-    nodes: int = 0
     _tt: dict[int, tuple[int, int, int]] = field(default_factory=dict)
-    _best: int = -1
 
     def __post_init__(self) -> None:
         tables = tables_for(self.strain)
         self._suit_of = tables.suit_of
         self._strength = tables.strength
         self._suit_mask = tables.suit_mask
-        self._trump_order = tables.trump_order
-        self._order = tables.order
         self._trump = -1 if self.strain == NO_TRUMP else self.strain
         nxt = []
         for seat in range(4):
@@ -185,16 +182,12 @@ class Solver:
             nxt.append(other)
         self._next = tuple(nxt)
         self._players = sum(self.active)
-        self._opponents = tuple(
-            tuple(o for o in ((seat + 1) % 4, (seat + 3) % 4) if self.active[o])
-            for seat in range(4)
-        )
-        self._runs = _run_tables(self.strain)
-        self._comp = tuple(zip(self._suit_mask, _compression_tables(self.strain), strict=True))
-        self._lead_suits = tuple(
-            ([self._trump] if self._trump >= 0 else [])
-            + [suit for suit in range(4) if suit != self._trump]
-        )
+        self._start, self._inner, self._stats = _make_search(self.strain, self.active, self._tt)
+
+    @property
+    def nodes(self) -> int:
+        """Trick-start positions searched so far."""
+        return self._stats[0]
 
     # -- public -------------------------------------------------------------------------
 
@@ -281,125 +274,8 @@ class Solver:
             seat = self._next[seat]
         return self._play(hands, seat, led, win_seat, win, tmask, len(position.trick), alpha, beta)
 
-    def _sure_tricks(self, hands: list[int]) -> tuple[int, int]:
-        """Tricks each side is sure of: a run of the top trumps still out in one hand."""
-        if self._trump < 0:
-            return 0, 0
-        out = hands[0] | hands[1] | hands[2] | hands[3]
-        holder = -1
-        run = 0
-        for card in self._trump_order:
-            bit = 1 << card
-            if not out & bit:
-                continue
-            if holder < 0:
-                for seat in range(4):
-                    if hands[seat] & bit:
-                        holder = seat
-                        break
-            if hands[holder] & bit:
-                run += 1
-            else:
-                break
-        if holder < 0:
-            return 0, 0
-        return (run, 0) if NS_SEATS[holder] else (0, run)
-
-    def _quick_tricks(self, hands: list[int], leader: int, out: int) -> int:
-        """Tricks the leader can cash at once: its run of top trumps, then each plain suit
-        whose top card it holds where no opponent can ruff (each follows suit or holds no
-        trump).
-        """
-        hand = hands[leader]
-        trump = self._trump
-        tricks = 0
-        if trump >= 0:
-            for card in self._trump_order:
-                bit = 1 << card
-                if out & bit:
-                    if not hand & bit:
-                        break
-                    tricks += 1
-        suit_mask, order = self._suit_mask, self._order
-        opponents = self._opponents[leader]
-        for suit in range(4):
-            if suit == trump or not hand & suit_mask[suit]:
-                continue
-            top = 0
-            for card in order[suit]:
-                if out >> card & 1:
-                    top = 1 << card
-                    break
-            if not hand & top:
-                continue
-            safe = True
-            for seat in opponents:
-                other = hands[seat]
-                if not other & suit_mask[suit] and trump >= 0 and other & suit_mask[trump]:
-                    safe = False
-                    break
-            if safe:
-                tricks += 1
-        return tricks
-
     def _trick_start(self, hands: list[int], leader: int, alpha: int, beta: int) -> int:
-        left = hands[leader].bit_count()
-        if left <= 1:
-            if not left:
-                return 0
-            # The last trick plays itself.
-            suit_of, strength, trump, nxt = self._suit_of, self._strength, self._trump, self._next
-            card = hands[leader].bit_length() - 1
-            led = suit_of[card]
-            win, win_seat = strength[card], leader
-            seat = nxt[leader]
-            while seat != leader:
-                card = hands[seat].bit_length() - 1
-                s = suit_of[card]
-                if (s == led or s == trump) and strength[card] > win:
-                    win, win_seat = strength[card], seat
-                seat = nxt[seat]
-            return 1 if NS_SEATS[win_seat] else 0
-        self.nodes += 1
-        key = leader
-        out = hands[0] | hands[1] | hands[2] | hands[3]
-        h0, h1, h2 = hands[0], hands[1], hands[2]
-        for suit_mask, comp in self._comp:
-            o = out & suit_mask
-            if o:
-                base = o << 24
-                key = (key << 24) | comp[base | (h0 & o)] << 16 | comp[base | (h1 & o)] << 8
-                key |= comp[base | (h2 & o)] | o.bit_count() << 21
-            else:
-                key <<= 24
-        entry = self._tt.get(key)
-        hint = -1
-        if entry is not None:
-            lo, hi, hint = entry
-        else:
-            ns_sure, ew_sure = self._sure_tricks(hands)
-            quick = self._quick_tricks(hands, leader, out)
-            if NS_SEATS[leader]:
-                ns_sure = max(ns_sure, quick)
-            else:
-                ew_sure = max(ew_sure, quick)
-            lo, hi = ns_sure, left - ew_sure
-        if lo >= beta or lo == hi:
-            return lo
-        if hi <= alpha:
-            return hi
-        a = alpha if alpha > lo else lo
-        b = beta if beta < hi else hi
-        value = self._play(hands, leader, -1, leader, hint, 0, 0, a, b)
-        hint = self._best
-        if value <= a:
-            hi = value if value < hi else hi
-        elif value >= b:
-            lo = value if value > lo else lo
-        else:
-            lo = hi = value
-        self._tt[key] = (lo, hi, hint)
-        return value
+        return self._start(hands, leader, alpha, beta)
 
     def _play(
         self,
@@ -413,33 +289,191 @@ class Solver:
         alpha: int,
         beta: int,
     ) -> int:
+        out = hands[0] | hands[1] | hands[2] | hands[3] | tmask
+        left = hands[seat].bit_count()
+        return self._inner(hands, seat, led, win_seat, win, tmask, out, left, played, alpha, beta)
+
+
+def _make_search(
+    strain: int, active: tuple[bool, bool, bool, bool], tt: dict[int, tuple[int, int, int]]
+) -> tuple[Callable[..., int], Callable[..., int], list[int]]:
+    """The two mutually recursive search functions of one strain and set of active seats.
+
+    They are closures over the strain's tables rather than methods: the innermost loop of
+    a pure-Python search is dominated by name look-ups, and closure cells are the fastest.
+    ``stats[0]`` counts the trick-start nodes searched.
+    """
+    tables = tables_for(strain)
+    suit_of = tables.suit_of
+    strength = tables.strength
+    suit_mask = tables.suit_mask
+    order = tables.order
+    trump_order = tables.trump_order
+    trump = -1 if strain == NO_TRUMP else strain
+    nxt_list = []
+    for seat in range(4):
+        other = (seat + 1) % 4
+        while not active[other]:
+            other = (other + 1) % 4
+        nxt_list.append(other)
+    nxt = tuple(nxt_list)
+    players = sum(active)
+    opponents = tuple(
+        tuple(o for o in ((seat + 1) % 4, (seat + 3) % 4) if active[o]) for seat in range(4)
+    )
+    runs = _run_tables(strain)
+    comp = tuple(zip(suit_mask, _compression_tables(strain), strict=True))
+    lead_suits = tuple(([trump] if trump >= 0 else []) + [s for s in range(4) if s != trump])
+    plain_suits = tuple(s for s in range(4) if s != trump)
+    ns = NS_SEATS
+    stats = [0, -1]
+    tt_get = tt.get
+
+    def bounds(hands: list[int], leader: int, out: int, left: int) -> tuple[int, int]:
+        """Sure tricks of each side: a run of top trumps in one hand; and the leader's
+        quick tricks: its own top trumps, then plain suits whose top card it holds where no
+        opponent can ruff.
+        """
+        ns_sure = ew_sure = 0
+        if trump >= 0:
+            # A trump higher than every trump of the other side wins whatever trick it is
+            # played to (only partner's cards can beat it), and a hand plays its cards to
+            # different tricks: each side is sure of the most such trumps in one hand.
+            trump_mask = suit_mask[trump]
+            ns_cards = (hands[0] | hands[2]) & trump_mask
+            ew_cards = (hands[1] | hands[3]) & trump_mask
+            top_ns = top_ew = 0
+            for card in trump_order:
+                bit = 1 << card
+                if ew_cards & bit:
+                    break
+                top_ns |= bit
+            for card in trump_order:
+                bit = 1 << card
+                if ns_cards & bit:
+                    break
+                top_ew |= bit
+            if top_ns:
+                ns_sure = max((hands[0] & top_ns).bit_count(), (hands[2] & top_ns).bit_count())
+            if top_ew:
+                ew_sure = max((hands[1] & top_ew).bit_count(), (hands[3] & top_ew).bit_count())
+        hand = hands[leader]
+        quick = 0
+        if trump >= 0:
+            for card in trump_order:
+                bit = 1 << card
+                if out & bit:
+                    if not hand & bit:
+                        break
+                    quick += 1
+        trump_mask = suit_mask[trump] if trump >= 0 else 0
+        for suit in plain_suits:
+            mask = suit_mask[suit]
+            if not hand & mask:
+                continue
+            for card in order[suit]:
+                if out >> card & 1:
+                    if hand >> card & 1:
+                        for seat in opponents[leader]:
+                            other = hands[seat]
+                            if not other & mask and other & trump_mask:
+                                break
+                        else:
+                            quick += 1
+                    break
+        if ns[leader]:
+            if quick > ns_sure:
+                ns_sure = quick
+        elif quick > ew_sure:
+            ew_sure = quick
+        return ns_sure, left - ew_sure
+
+    def start(hands: list[int], leader: int, alpha: int, beta: int) -> int:
+        left = hands[leader].bit_count()
+        if left <= 1:
+            if not left:
+                return 0
+            # The last trick plays itself.
+            card = hands[leader].bit_length() - 1
+            led = suit_of[card]
+            win, win_seat = strength[card], leader
+            seat = nxt[leader]
+            while seat != leader:
+                card = hands[seat].bit_length() - 1
+                s = suit_of[card]
+                if (s == led or s == trump) and strength[card] > win:
+                    win, win_seat = strength[card], seat
+                seat = nxt[seat]
+            return 1 if ns[win_seat] else 0
+        stats[0] += 1
+        h0, h1, h2 = hands[0], hands[1], hands[2]
+        out = h0 | h1 | h2 | hands[3]
+        key = leader
+        for mask, table in comp:
+            o = out & mask
+            if o:
+                base = o << 24
+                key = (key << 24) | table[base | (h0 & o)] << 16 | table[base | (h1 & o)] << 8
+                key |= table[base | (h2 & o)] | o.bit_count() << 21
+            else:
+                key <<= 24
+        entry = tt_get(key)
+        if entry is not None:
+            lo, hi, hint = entry
+        else:
+            lo, hi = bounds(hands, leader, out, left)
+            hint = -1
+        if lo >= beta or lo == hi:
+            return lo
+        if hi <= alpha:
+            return hi
+        a = alpha if alpha > lo else lo
+        b = beta if beta < hi else hi
+        value = inner(hands, leader, -1, leader, hint, 0, out, left, 0, a, b)
+        hint = stats[1]
+        if value <= a:
+            if value < hi:
+                hi = value
+        elif value >= b:
+            if value > lo:
+                lo = value
+        else:
+            lo = hi = value
+        tt[key] = (lo, hi, hint)
+        return value
+
+    def inner(
+        hands: list[int],
+        seat: int,
+        led: int,
+        win_seat: int,
+        win: int,
+        tmask: int,
+        out: int,
+        left: int,
+        played: int,
+        alpha: int,
+        beta: int,
+    ) -> int:
         """Value when ``seat`` is to play, ``played`` cards (``tmask``) into the trick, the
-        led suit ``led`` (-1 to lead), ``win_seat`` winning it with strength ``win``.
+        led suit ``led`` (-1 to lead, ``win`` then a hinted first lead), ``win_seat`` winning
+        it with strength ``win``; ``out`` holds every card not yet played in earlier tricks.
         """
         hand = hands[seat]
-        suit_mask, runs, strength, suit_of = (
-            self._suit_mask,
-            self._runs,
-            self._strength,
-            self._suit_of,
-        )
-        trump = self._trump
-        out = hands[0] | hands[1] | hands[2] | hands[3] | tmask
         moves: list[int]
         if led < 0:
             # Lead strong cards first: they take tricks or force out the cards that beat them.
             moves = []
-            for suit in self._lead_suits:
+            for suit in lead_suits:
                 legal = hand & suit_mask[suit]
                 if legal:
                     moves += runs[suit][(out & suit_mask[suit]) << 24 | legal]
-            # ``win`` carries the best lead found here before, if any: try it first.
-            if win >= 0 and win in moves and moves[0] != win:
+            if win >= 0 and moves[0] != win and win in moves:
                 moves.remove(win)
                 moves.insert(0, win)
         else:
             follow = hand & suit_mask[led]
-            ours = NS_SEATS[win_seat] == NS_SEATS[seat]
+            ours = ns[win_seat] == ns[seat]
             if follow:
                 moves = runs[led][(out & suit_mask[led]) << 24 | follow]
                 if len(moves) > 1:
@@ -462,11 +496,11 @@ class Solver:
                         moves = [c for c in moves if suit_of[c] == trump and strength[c] > win] + [
                             c for c in moves if not (suit_of[c] == trump and strength[c] > win)
                         ]
-        maximise = NS_SEATS[seat]
+        maximise = ns[seat]
         best = -1 if maximise else 99
         best_card = moves[0]
-        last = played + 1 == self._players
-        nxt = self._next[seat]
+        last = played + 1 == players
+        following = nxt[seat]
         for card in moves:
             bit = 1 << card
             hands[seat] = hand ^ bit
@@ -481,10 +515,27 @@ class Solver:
                 else:
                     ws, w = win_seat, win
             if last:
-                won = 1 if NS_SEATS[ws] else 0
-                value = won + self._trick_start(hands, ws, alpha - won, beta - won)
+                value = 1 if ns[ws] else 0
+                if left == 2:
+                    # The last trick plays itself.
+                    c = hands[ws].bit_length() - 1
+                    last_led = suit_of[c]
+                    top, top_seat = strength[c], ws
+                    other = nxt[ws]
+                    while other != ws:
+                        c = hands[other].bit_length() - 1
+                        s = suit_of[c]
+                        if (s == last_led or s == trump) and strength[c] > top:
+                            top, top_seat = strength[c], other
+                        other = nxt[other]
+                    if ns[top_seat]:
+                        value += 1
+                elif left > 2:
+                    value += start(hands, ws, alpha - value, beta - value)
             else:
-                value = self._play(hands, nxt, lead, ws, w, tmask | bit, played + 1, alpha, beta)
+                value = inner(
+                    hands, following, lead, ws, w, tmask | bit, out, left, played + 1, alpha, beta
+                )
             if maximise:
                 if value > best:
                     best = value
@@ -502,8 +553,10 @@ class Solver:
                         break
         hands[seat] = hand
         if led < 0:
-            self._best = best_card
+            stats[1] = best_card
         return best
+
+    return start, inner, stats
 
 
 def replace_active(position: Position, active: tuple[bool, bool, bool, bool]) -> Position:

@@ -207,29 +207,38 @@ class Solver:
                 hi = value
         return lo
 
+    def at_least(self, position: Position, k: int) -> bool:
+        """Whether North-South take at least ``k`` tricks from ``position`` on: one zero-window
+        test, much cheaper than :meth:`solve` when only a threshold matters (points).
+        """
+        self._check(position)
+        if k <= 0:
+            return True
+        if k > position.tricks_left:
+            return False
+        return self._search(list(position.hands), position, k - 1, k) >= k
+
+    def child(self, position: Position, card: int) -> tuple[Position, int]:
+        """The position after the seat to move plays ``card``, and the tricks North-South
+        took by it (1 when it completes a trick they win).
+        """
+        hands = list(position.hands)
+        hands[position.to_move] ^= 1 << card
+        trick = (*position.trick, card)
+        four = (hands[0], hands[1], hands[2], hands[3])
+        if len(trick) == self._players:
+            winner = self._trick_winner(position.leader, trick)
+            won = 1 if NS_SEATS[winner] else 0
+            return Position(self.strain, four, winner, (), self.active), won
+        return Position(self.strain, four, position.leader, trick, self.active), 0
+
     def options(self, position: Position) -> dict[int, int]:
         """For each legal card of the seat to move: North-South's tricks after playing it."""
         self._check(position)
         values: dict[int, int] = {}
-        seat = position.to_move
         for card in self.legal(position):
-            hands = list(position.hands)
-            hands[seat] ^= 1 << card
-            trick = (*position.trick, card)
-            if len(trick) == self._players:
-                winner = self._trick_winner(position.leader, trick)
-                won = 1 if NS_SEATS[winner] else 0
-                child = Position(self.strain, (hands[0], hands[1], hands[2], hands[3]), winner)
-                values[card] = won + self.solve(replace_active(child, self.active))
-            else:
-                child = Position(
-                    self.strain,
-                    (hands[0], hands[1], hands[2], hands[3]),
-                    position.leader,
-                    trick,
-                    self.active,
-                )
-                values[card] = self.solve(child)
+            child, won = self.child(position, card)
+            values[card] = won + self.solve(child)
         return values
 
     def legal(self, position: Position) -> list[int]:
@@ -557,15 +566,3 @@ def _make_search(
         return best
 
     return start, inner, stats
-
-
-def replace_active(position: Position, active: tuple[bool, bool, bool, bool]) -> Position:
-    return Position(
-        position.strain,
-        position.hands,
-        position.leader,
-        position.trick,
-        active,
-        position.ns_tricks,
-        position.ew_tricks,
-    )

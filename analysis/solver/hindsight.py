@@ -19,16 +19,21 @@ from games.engine.record import HandRecord, format_record, parse_record
 from games.engine.rules import Rules
 
 from .dd import Position, Solver
+from .explain import Line
 from .tables import NO_TRUMP, card_mask
 
 __all__ = [
     "CardDecision",
+    "Solvers",
+    "card_options",
+    "discard_options",
     "DealError",
     "Unknown",
     "dd_table",
     "hindsight_review",
     "iter_hindsight_review",
     "position_of",
+    "principal_line",
     "revealed_state",
     "strain_number",
 ]
@@ -130,7 +135,7 @@ def _team_tricks(position: Position, ns_future: int, team: Team) -> int:
     return position.ew_tricks + position.tricks_left - ns_future
 
 
-class _Solvers:
+class Solvers:
     """One solver per (strain, active seats), so every decision of a hand shares its table."""
 
     def __init__(self) -> None:
@@ -144,12 +149,12 @@ class _Solvers:
         return solver
 
 
-def _card_options(position: Position, solvers: _Solvers, team: Team) -> dict[Card, int]:
+def card_options(position: Position, solvers: Solvers, team: Team) -> dict[Card, int]:
     values = solvers(position).options(position)
     return {ALL_CARDS[i]: _team_tricks(position, v, team) for i, v in values.items()}
 
 
-def _discard_options(state: HandState, solvers: _Solvers) -> dict[Card, int]:
+def discard_options(state: HandState, solvers: Solvers) -> dict[Card, int]:
     """dd_tricks of the dealer's partnership for each of the six cards it might discard."""
     dealer = state.dealer
     held = state.hands[dealer]
@@ -180,12 +185,12 @@ def hindsight_review(record: HandRecord) -> list[CardDecision]:
 def iter_hindsight_review(record: HandRecord) -> Iterator[CardDecision]:
     """:func:`hindsight_review`, one decision at a time."""
     state = revealed_state(record)
-    solvers = _Solvers()
+    solvers = Solvers()
     for seat, action in record.state.history:
         if isinstance(action, Discard):
             decision = CardDecision("discard", seat, action.card, None)
             try:
-                decision.options = _discard_options(state, solvers)
+                decision.options = discard_options(state, solvers)
             except Unknown as unknown:
                 decision.reason = unknown.reason
             yield decision
@@ -193,7 +198,7 @@ def iter_hindsight_review(record: HandRecord) -> Iterator[CardDecision]:
             decision = CardDecision("play", seat, action.card, len(state.tricks))
             try:
                 position = position_of(state)
-                decision.options = _card_options(position, solvers, seat.team)
+                decision.options = card_options(position, solvers, seat.team)
             except Unknown as unknown:
                 decision.reason = f"not every card in play is known: {unknown.reason}"
             yield decision
@@ -226,7 +231,7 @@ def _solve_strain(
     rules: Rules,
     active: tuple[bool, bool, bool, bool],
     team: Team,
-    solvers: _Solvers,
+    solvers: Solvers,
 ) -> int:
     """Tricks for ``team`` in ``strain`` with these active seats and perfect play. In the
     upcard's suit the dealer picks up (when active, or when the rules make a sitting-out
@@ -262,7 +267,7 @@ def dd_table(record: HandRecord) -> dict[str, Any]:
     hands = _deal_hands(record)
     strains = [*_SUITS] + ([NT] if record.rules.no_trump else [])
     table: dict[str, Any] = {}
-    solvers = _Solvers()
+    solvers = Solvers()
     for strain in strains:
         number = strain_number(strain)
         full = (True, True, True, True)
@@ -288,3 +293,26 @@ def dd_table(record: HandRecord) -> dict[str, Any]:
         row["alone"] = alone
         table[str(strain)] = row
     return table
+
+
+def principal_line(solver: Solver, position: Position) -> Line:
+    """Who wins each remaining trick, and with which card, when everyone plays perfectly from
+    ``position`` (ties go to the lowest card, so the line is reproducible).
+    """
+    first = 6 - position.tricks_left
+    winners: list[tuple[Seat, Card]] = []
+    while position.tricks_left:
+        values = solver.options(position)
+        if position.to_move % 2 == 0:
+            pick = max(values, key=lambda c: (values[c], -c))
+        else:
+            pick = min(values, key=lambda c: (values[c], c))
+        cards = (*position.trick, pick)
+        seats = [position.leader]
+        for _ in cards[1:]:
+            seats.append(position.next_seat(seats[-1]))
+        position, _ = solver.child(position, pick)
+        if not position.trick:
+            winner = position.leader
+            winners.append((_SEATS[winner], ALL_CARDS[cards[seats.index(winner)]]))
+    return Line(first_trick=first, winners=tuple(winners))

@@ -1,25 +1,42 @@
 """Reviewing a whole hand: the entry point the workers and the commands call.
 
 ``review_hand(record, params, progress)`` returns a JSON-ready dict with the
-hand's result and one entry per decision. It reports its progress through the
-callback as ``(decisions done, decisions in all)``, so a job can save it as it
-goes.
+hand's result and one entry per decision: the dealer's discard and every card
+played (and, where the bidding policy can value them, every call). Each entry
+has the spec's hindsight fields (``options`` with ``dd_tricks``), the foresight
+figures (expected net points of each option over sampled layouts), the mark and
+a one-sentence explanation. It reports progress through the callback as
+``(decisions done, decisions in all)``, so a job can save it as it goes.
 """
 
 from __future__ import annotations
 
+import copy
+import random
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from games.engine.hand import Discard, Play
+from games.engine.cards import ALL_CARDS, Card, Seat
+from games.engine.hand import Discard, HandState, Play
 from games.engine.record import HandRecord
 
-from .hindsight import iter_hindsight_review
+from .dd import Position
+from .explain import MARKS, Line, classify, explain_card
+from .foresight import card_foresight, discard_foresight, paired_loss
+from .hindsight import (
+    Solvers,
+    Unknown,
+    card_options,
+    discard_options,
+    position_of,
+    principal_line,
+    revealed_state,
+)
 
 __all__ = ["SOLVER_VERSION", "ReviewParams", "count_decisions", "review_hand"]
 
-SOLVER_VERSION = "1"
+SOLVER_VERSION = "2"
 """Bumped whenever a change to the solver or the review can change a result: cached
 reviews of an older version are redone on request."""
 
@@ -31,7 +48,7 @@ class ReviewParams:
     """What a review depends on besides the record; part of the cache key."""
 
     samples: int = 100
-    """Layouts of the unseen cards sampled for each foresight decision."""
+    """Layouts of the unseen cards sampled for each foresight decision (0: hindsight only)."""
     seed: int = 0
     """The sampling seed: the same seed gives the same review."""
 
@@ -61,14 +78,145 @@ def review_hand(
     total = count_decisions(record)
     if progress is not None:
         progress(0, total)
-    decisions = []
-    for done, decision in enumerate(iter_hindsight_review(record), start=1):
-        decisions.append(decision.to_json())
-        if progress is not None:
-            progress(done, total)
+    state = revealed_state(record)
+    solvers = Solvers()
+    decisions: list[dict[str, Any]] = []
+    for seat, action in record.state.history:
+        if isinstance(action, Discard | Play):
+            rng = random.Random(f"{params.seed}:{len(decisions)}")
+            decisions.append(_review_decision(state, seat, action, params, rng, solvers))
+            if progress is not None:
+                progress(len(decisions), total)
+        state.apply(action)
     return {
         "result": record.state.result().to_json(),
         "decisions": decisions,
         "solver_version": SOLVER_VERSION,
         "params": params.to_json(),
     }
+
+
+def _review_decision(
+    state: HandState,
+    seat: Seat,
+    action: Discard | Play,
+    params: ReviewParams,
+    rng: random.Random,
+    solvers: Solvers,
+) -> dict[str, Any]:
+    kind = "discard" if isinstance(action, Discard) else "play"
+    chosen = action.card
+    out: dict[str, Any] = {"kind": kind, "seat": seat.value}
+    if kind == "play":
+        out["trick"] = len(state.tricks)
+    out["chosen"] = None if chosen is None else str(chosen)
+
+    # Hindsight: every card visible.
+    position: Position | None = None
+    dd: dict[Card, int] | None = None
+    try:
+        if kind == "discard":
+            dd = discard_options(state, solvers)
+        else:
+            position = position_of(state)
+            dd = card_options(position, solvers, seat.team)
+    except Unknown as unknown:
+        out["reviewable"] = False
+        out["reason"] = (
+            unknown.reason
+            if kind == "discard"
+            else f"not every card in play is known: {unknown.reason}"
+        )
+    if dd is not None:
+        out["options"] = [
+            {"card": str(card), "dd_tricks": tricks}
+            for card, tricks in sorted(dd.items(), key=lambda ct: ct[0].index)
+        ]
+
+    # Foresight: what the decider could know.
+    out["mark"] = None
+    out["class"] = None
+    out["explanation"] = None
+    if chosen is None or params.samples == 0:
+        return out
+    legal = _legal(state, seat, kind)
+    if len(legal) == 1:
+        out["foresight"] = {"forced": True}
+        return out
+    try:
+        if kind == "discard":
+            values = discard_foresight(state, params.samples, rng)
+        else:
+            values = card_foresight(state, seat, params.samples, rng)
+    except Unknown as unknown:
+        out["foresight"] = {"reason": unknown.reason}
+        return out
+    best = max(values, key=lambda c: (values[c].mean, -c.index))
+    loss, loss_se = paired_loss(values[best], values[chosen])
+    grade = classify(loss, loss_se)
+    out["foresight"] = {
+        "samples": params.samples,
+        "best": str(best),
+        "loss": round(loss, 4),
+        "loss_se": round(loss_se, 4),
+        "options": [
+            {"card": str(card), "ev": round(value.mean, 4), "se": round(value.se, 4)}
+            for card, value in sorted(values.items(), key=lambda cv: cv[0].index)
+        ],
+    }
+    if grade is not None:
+        out["class"] = grade
+        out["mark"] = MARKS[grade]
+        out["explanation"] = explain_card(
+            kind=kind,
+            seat=seat,
+            chosen=chosen,
+            best=best,
+            loss=loss,
+            samples=params.samples,
+            trump=state.trump,
+            chosen_line=_line(state, kind, chosen, position, solvers),
+            best_line=_line(state, kind, best, position, solvers),
+        )
+    return out
+
+
+def _legal(state: HandState, seat: Seat, kind: str) -> list[Card]:
+    if kind == "discard":
+        return [c for c in state.hands[seat] if c is not None]
+    return state.legal_cards(seat)
+
+
+def _line(
+    state: HandState, kind: str, card: Card, position: Position | None, solvers: Solvers
+) -> Line | None:
+    """Perfect play in this deal after ``card``, when every card is known."""
+    if kind == "discard":
+        trial = copy.deepcopy(state)
+        trial.apply(Discard(card))
+        try:
+            start = position_of(trial)
+        except Unknown:
+            return None
+        return principal_line(solvers(start), start)
+    if position is None:
+        return None
+    solver = solvers(position)
+    start, _ = solver.child(position, card.index)
+    return _with_current_trick(position, card, start, principal_line(solver, start))
+
+
+def _with_current_trick(position: Position, card: Card, start: Position, line: Line) -> Line:
+    """Prefix the line with the trick ``card`` completed, if it completed one."""
+    if start.trick or len(position.trick) + 1 < position.players:
+        return line
+    cards = (*position.trick, card.index)
+    seats = [position.leader]
+    for _ in cards[1:]:
+        seats.append(position.next_seat(seats[-1]))
+    winner = start.leader
+    won = (_SEAT_OF[winner], ALL_CARDS[cards[seats.index(winner)]])
+    return Line(first_trick=line.first_trick - 1, winners=(won, *line.winners))
+
+
+_SEAT_OF = (Seat.N, Seat.E, Seat.S, Seat.W)

@@ -1,0 +1,125 @@
+"""Marks and one-sentence explanations for reviewed decisions.
+
+A decision is judged by foresight: its loss is the expected net points it gave up
+against the best option, over layouts the decider could not rule out. The marks:
+
+| mark | name | loss in expected points |
+|---|---|---|
+| ``?!`` | inaccuracy | at least 0.15 |
+| ``?`` | mistake | at least 0.35 |
+| ``??`` | blunder | at least 0.70 |
+
+A loss is never marked while it is within twice its sampling error (the standard
+error of the per-layout differences): sampling noise is not a mistake. Hindsight
+(every card visible) is shown beside it, and only used to say *how* the loss
+happens in this deal, never to blame a decision on its own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from games.engine.cards import Card, Rank, Seat, Suit, effective_suit
+
+__all__ = ["MARKS", "THRESHOLDS", "Line", "classify", "explain_card", "short_name"]
+
+THRESHOLDS: tuple[tuple[str, float], ...] = (
+    ("blunder", 0.70),
+    ("mistake", 0.35),
+    ("inaccuracy", 0.15),
+)
+MARKS = {"blunder": "??", "mistake": "?", "inaccuracy": "?!"}
+
+
+def classify(loss: float, se: float) -> str | None:
+    """The class of a loss in expected points, or ``None`` when it is no mistake.
+
+    >>> classify(0.8, 0.1), classify(0.4, 0.1), classify(0.2, 0.05), classify(0.8, 0.5)
+    ('blunder', 'mistake', 'inaccuracy', None)
+    """
+    if loss <= 2 * se:
+        return None
+    for name, threshold in THRESHOLDS:
+        if loss >= threshold:
+            return name
+    return None
+
+
+def short_name(card: Card, trump: Suit | None = None) -> str:
+    """``10♦``, ``J♥``; the bowers say which they are."""
+    rank = "10" if card.rank is Rank.TEN else card.rank.letter
+    text = rank + card.suit.symbol
+    if trump is not None and card.rank is Rank.JACK:
+        if card.suit is trump:
+            text += " (the right bower)"
+        elif effective_suit(card, trump) is trump:
+            text += " (the left bower)"
+    return text
+
+
+@dataclass(frozen=True)
+class Line:
+    """A line of perfect play: the winner and winning card of each trick still to come."""
+
+    first_trick: int
+    """The number (1-5) of the first trick in ``winners``."""
+    winners: tuple[tuple[Seat, Card], ...]
+
+
+def _points(value: float) -> str:
+    return f"{value:.2f} point" + ("" if abs(value - 1) < 0.005 else "s")
+
+
+def explain_card(
+    *,
+    kind: str,
+    seat: Seat,
+    chosen: Card,
+    best: Card,
+    loss: float,
+    samples: int,
+    trump: Suit | None,
+    chosen_line: Line | None,
+    best_line: Line | None,
+) -> str:
+    """One sentence on why ``best`` beats ``chosen``, built from the analysis."""
+    verb = "Discarding" if kind == "discard" else "Playing"
+    mine, theirs = _name(chosen, trump), _name(best, trump)
+    start = (
+        f"{verb} the {mine} gives up {_points(loss)} on average against the {theirs}, "
+        f"over {samples} layouts of the cards you could not see"
+    )
+    if chosen_line is None or best_line is None:
+        return start + "."
+    for (w_chosen, c_chosen), (w_best, c_best), trick in zip(
+        chosen_line.winners,
+        best_line.winners,
+        range(chosen_line.first_trick, 6),
+        strict=False,
+    ):
+        ours_chosen = w_chosen.team is seat.team
+        ours_best = w_best.team is seat.team
+        if ours_chosen == ours_best:
+            continue
+        if ours_best:
+            return (
+                f"{start}: in this deal {_who(w_chosen, seat)} then takes trick {trick} with "
+                f"the {_name(c_chosen, trump)}, a trick the {theirs} would have kept for your side."
+            )
+        return (
+            f"{start}: in this deal the {theirs} gives {_who(w_best, seat)} trick {trick} "
+            f"with the {_name(c_best, trump)}, and your side wins more of the tricks after it."
+        )
+    return f"{start}; with every card visible, this deal happens to come out the same."
+
+
+def _name(card: Card, trump: Suit | None) -> str:
+    return short_name(card, trump)
+
+
+def _who(winner: Seat, seat: Seat) -> str:
+    if winner is seat:
+        return "you"
+    if winner is seat.partner:
+        return f"your partner ({winner.word})"
+    return winner.word

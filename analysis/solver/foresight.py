@@ -1,0 +1,300 @@
+"""Foresight: what each option was worth to a player who could not see the other hands.
+
+For a decision by ``seat``, the unseen cards are dealt at random many times, in
+every layout that agrees with what ``seat`` has seen: its own hand, the upcard
+(which the dealer holds after picking it up, until it is played), the cards
+played and who played them, the suits each player has shown out of, the three
+cards a farmer showed, and its own discard when it dealt. Each layout is solved
+double dummy after each option, and the option's value is the average of the
+hand's net points for the decider's side (its points minus the opponents').
+
+The same ``seed`` gives the same layouts, so a review is reproducible.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import random
+from dataclasses import dataclass
+
+from games.engine.cards import ALL_CARDS, Card, Seat, Suit, Team, effective_suit, power
+from games.engine.hand import Discard, FarmerSwap, HandState, Phase
+from games.engine.rules import Rules
+from games.engine.scoring import scoring_row
+
+from .dd import Position, Solver
+from .hindsight import Unknown, strain_number
+from .tables import card_mask
+
+__all__ = [
+    "Layout",
+    "OptionValue",
+    "card_foresight",
+    "discard_foresight",
+    "distinct_discards",
+    "hand_points",
+    "paired_loss",
+    "sample_layouts",
+]
+
+_SEATS = (Seat.N, Seat.E, Seat.S, Seat.W)
+
+
+@dataclass(frozen=True)
+class OptionValue:
+    """An option's expected net points over the sampled layouts, and its standard error."""
+
+    mean: float
+    se: float
+    values: tuple[float, ...]
+
+
+Layout = dict[Seat, list[Card]]
+"""The cards each active seat other than the decider holds now, in one sampled layout."""
+
+
+def hand_points(rules: Rules, state: HandState, team: Team, team_tricks: int) -> int:
+    """Net points of a finished hand for ``team`` (its points minus the other side's) when it
+    ends with ``team_tricks`` tricks.
+    """
+    assert state.maker is not None
+    makers = state.maker.team
+    maker_tricks = team_tricks if team is makers else 5 - team_tricks
+    _, points, to_makers = scoring_row(
+        rules,
+        no_trump=state.trump is None,
+        alone=state.alone,
+        defender_alone=state.defender_alone is not None,
+        maker_tricks=maker_tricks,
+    )
+    winner = makers if to_makers else makers.other
+    return points if winner is team else -points
+
+
+def _unseen(state: HandState, seat: Seat) -> tuple[list[Card], dict[Seat, int], Card | None]:
+    """The cards ``seat`` cannot place, how many each other active seat holds, and the upcard
+    if the dealer must still hold it.
+    """
+    own = state.hands[seat]
+    if None in own:
+        raise Unknown(f"{seat}'s own cards are not all known")
+    seen: set[Card] = {c for c in own if c is not None}
+    for trick in state.tricks:
+        seen.update(card for _, card in trick.cards)
+    if isinstance(state.farmer, FarmerSwap):
+        seen.update(state.farmer.cards)  # shown to the table, now in the kitty
+    dealer_holds: Card | None = None
+    if state.picked_up:
+        seen.add(state.upcard)
+        upcard_played = any(card == state.upcard for t in state.tricks for _, card in t.cards)
+        if seat is not state.dealer and not upcard_played and not state.sits_out(state.dealer):
+            dealer_holds = state.upcard
+        if seat is state.dealer and state.discard is not None:
+            seen.add(state.discard)
+    else:
+        seen.add(state.upcard)  # turned down, or left down for a sitting-out dealer
+    counts = {s: len(state.hands[s]) for s in _SEATS if s is not seat and not state.sits_out(s)}
+    if dealer_holds is not None:
+        counts[state.dealer] -= 1
+    pool = [c for c in ALL_CARDS if c not in seen]
+    return pool, counts, dealer_holds
+
+
+def sample_layouts(state: HandState, seat: Seat, count: int, rng: random.Random) -> list[Layout]:
+    """``count`` layouts of the unseen cards, each consistent with what ``seat`` has seen."""
+    pool, counts, dealer_holds = _unseen(state, seat)
+    trump = state.trump
+    voids = {s: state.shown_out[s] for s in counts}
+    layouts: list[Layout] = []
+    order = sorted(counts, key=lambda s: -len(voids[s]))
+    for _ in range(count):
+        layout = _deal_one(pool, counts, voids, order, trump, rng)
+        if dealer_holds is not None:
+            layout[state.dealer].append(dealer_holds)
+        layouts.append(layout)
+    return layouts
+
+
+def _deal_one(
+    pool: list[Card],
+    counts: dict[Seat, int],
+    voids: dict[Seat, set[Suit]],
+    order: list[Seat],
+    trump: Suit | None,
+    rng: random.Random,
+) -> Layout:
+    # Rejection first: a uniform shuffle, kept if it breaks no void. It is exact and, with
+    # few voids, quick.
+    cards = list(pool)
+    for _ in range(40):
+        rng.shuffle(cards)
+        layout: Layout = {}
+        position = 0
+        fits = True
+        for s in order:
+            hand = cards[position : position + counts[s]]
+            position += counts[s]
+            if any(effective_suit(c, trump) in voids[s] for c in hand):
+                fits = False
+                break
+            layout[s] = hand
+        if fits:
+            return layout
+    # Many voids: give the most constrained seats their cards first, from what they may hold.
+    rng.shuffle(cards)
+    layout = {}
+    remaining = list(cards)
+    for s in order:
+        allowed = [c for c in remaining if effective_suit(c, trump) not in voids[s]]
+        if len(allowed) < counts[s]:
+            raise Unknown(f"no layout of the unseen cards fits what {s} has shown")
+        hand = allowed[: counts[s]]
+        layout[s] = hand
+        remaining = [c for c in remaining if c not in hand]
+    return layout
+
+
+def card_foresight(
+    state: HandState, seat: Seat, samples: int, rng: random.Random
+) -> dict[Card, OptionValue]:
+    """Expected net points for ``seat``'s side of each legal card, over sampled layouts."""
+    assert state.phase is Phase.PLAY and state.strain is not None
+    strain = strain_number(state.strain)
+    active = tuple(not state.sits_out(s) for s in _SEATS)
+    act = (active[0], active[1], active[2], active[3])
+    solver = Solver(strain, act)
+    trick = state.tricks[-1]
+    team = seat.team
+    legal = state.legal_cards(seat)
+    own = card_mask([c for c in state.hands[seat] if c is not None])
+    values: dict[Card, list[float]] = {card: [] for card in legal}
+    for layout in sample_layouts(state, seat, samples, rng):
+        masks = [0, 0, 0, 0]
+        masks[seat.number] = own
+        for other, cards in layout.items():
+            masks[other.number] = card_mask(cards)
+        position = Position(
+            strain=strain,
+            hands=(masks[0], masks[1], masks[2], masks[3]),
+            leader=trick.leader.number,
+            trick=tuple(card.index for _, card in trick.cards),
+            active=act,
+        )
+        for card in legal:
+            child, ns_won = solver.child(position, card.index)
+            ns_total = state.tricks_won[Team.NS] + ns_won
+            values[card].append(_net_points(solver, child, state, team, ns_total))
+    return {card: _summary(v) for card, v in values.items()}
+
+
+def _net_points(
+    solver: Solver, position: Position, state: HandState, team: Team, ns_total: int
+) -> int:
+    """Net points for ``team`` when the hand is played out perfectly from ``position``,
+    North-South having won ``ns_total`` tricks so far. Points only change at three and five
+    tricks for the makers, so two zero-window tests at most stand in for an exact solve.
+    """
+    assert state.maker is not None
+    left = position.tricks_left
+    ew_total = 5 - left - ns_total
+    if state.maker.team is Team.NS:
+        made = solver.at_least(position, 3 - ns_total)
+        march = made and solver.at_least(position, 5 - ns_total)
+    else:
+        # East-West take at least t more tricks exactly when North-South take at most left - t.
+        made = not solver.at_least(position, left - (3 - ew_total) + 1)
+        march = made and not solver.at_least(position, left - (5 - ew_total) + 1)
+    maker_tricks = 5 if march else 3 if made else 0
+    maker_team = state.maker.team
+    return hand_points(
+        state.rules, state, team, maker_tricks if team is maker_team else 5 - maker_tricks
+    )
+
+
+def _summary(values: list[float]) -> OptionValue:
+    n = len(values)
+    mean = sum(values) / n
+    var = sum((v - mean) ** 2 for v in values) / (n - 1) if n > 1 else 0.0
+    return OptionValue(mean=mean, se=math.sqrt(var / n), values=tuple(values))
+
+
+def paired_loss(best: OptionValue, chosen: OptionValue) -> tuple[float, float]:
+    """The chosen option's expected loss against the best, and its standard error: the
+    options were valued on the same layouts, so the error is that of the differences.
+    """
+    diffs = [b - c for b, c in zip(best.values, chosen.values, strict=True)]
+    summary = _summary(diffs)
+    return summary.mean, summary.se
+
+
+def distinct_discards(state: HandState) -> dict[Card, list[Card]]:
+    """The dealer's possible discards, with cards that can never differ grouped: two cards of
+    the same effective suit with no card of the deck ranked between them.
+    """
+    trump = state.trump
+    held = sorted(
+        (c for c in state.hands[state.dealer] if c is not None),
+        key=lambda c: (effective_suit(c, trump).value, _rank_in_suit(c, trump)),
+    )
+    groups: dict[Card, list[Card]] = {}
+    previous: Card | None = None
+    for card in held:
+        if previous is not None and _adjacent(previous, card, trump):
+            groups[next(k for k, v in groups.items() if previous in v)].append(card)
+        else:
+            groups[card] = [card]
+        previous = card
+    return groups
+
+
+def _rank_in_suit(card: Card, trump: Suit | None) -> int:
+    """The card's place in its effective suit, weakest first, among all 24 cards."""
+    suit = effective_suit(card, trump)
+    mine = power(card, trump, suit)
+    return sum(
+        1 for c in ALL_CARDS if effective_suit(c, trump) is suit and power(c, trump, suit) < mine
+    )
+
+
+def _adjacent(a: Card, b: Card, trump: Suit | None) -> bool:
+    return effective_suit(a, trump) is effective_suit(b, trump) and (
+        abs(_rank_in_suit(a, trump) - _rank_in_suit(b, trump)) == 1
+    )
+
+
+def discard_foresight(
+    state: HandState, samples: int, rng: random.Random
+) -> dict[Card, OptionValue]:
+    """Expected net points for the dealer's side of each discard, over sampled layouts."""
+    assert state.phase is Phase.DISCARD and state.strain is not None
+    dealer = state.dealer
+    team = dealer.team
+    strain = strain_number(state.strain)
+    active = tuple(not state.sits_out(s) for s in _SEATS)
+    act = (active[0], active[1], active[2], active[3])
+    solver = Solver(strain, act)
+    groups = distinct_discards(state)
+    after: dict[Card, HandState] = {}
+    for card in groups:
+        trial = copy.deepcopy(state)
+        trial.apply(Discard(card))
+        after[card] = trial
+    own = [c for c in state.hands[dealer] if c is not None]
+    values: dict[Card, list[float]] = {card: [] for card in groups}
+    for layout in sample_layouts(state, dealer, samples, rng):
+        masks = [0, 0, 0, 0]
+        for other, cards in layout.items():
+            masks[other.number] = card_mask(cards)
+        for card, trial in after.items():
+            if active[dealer.number]:
+                masks[dealer.number] = card_mask([c for c in own if c != card])
+            position = Position(
+                strain=strain,
+                hands=(masks[0], masks[1], masks[2], masks[3]),
+                leader=trial.tricks[-1].leader.number,
+                active=act,
+            )
+            values[card].append(_net_points(solver, position, trial, team, 0))
+    summaries = {card: _summary(v) for card, v in values.items()}
+    return {member: summaries[card] for card, group in groups.items() for member in group}

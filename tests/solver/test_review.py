@@ -1,0 +1,128 @@
+"""Reviewing whole hands: marks where the right answer is plain, none where there is no
+mistake, reproducible sampling, layouts that respect what the decider has seen."""
+
+from __future__ import annotations
+
+import random
+
+from analysis.solver.explain import classify
+from analysis.solver.foresight import sample_layouts
+from analysis.solver.hindsight import revealed_state
+from analysis.solver.review import ReviewParams, review_hand
+from games.engine.cards import Seat, Suit, effective_suit, parse_card
+from games.engine.hand import Play
+from games.engine.record import parse_record
+
+# Hearts trump, named by North. By trick 4 every trump but North's A♥ has been played, and
+# North-South have one trick. East leads the Q♠, the best spade left; North, last to play and
+# out of spades, holds the A♥ and the A♦. Trumping wins trick 4 and the A♦ then wins trick 5
+# (no trump is left to stop it): three tricks, one point. Throwing the A♦ loses trick 4, the
+# A♥ takes only trick 5, and North-South are euchred. It costs three points in every layout.
+THROWN_ACE = {
+    "dealer": "W",
+    "hands": {
+        "N": ["KH", "AH", "AD", "TS", "JC"],
+        "E": ["JH", "AS", "JD", "QS", "9D"],
+        "S": ["9H", "QH", "9C", "KD", "QD"],
+        "W": ["TH", "KS", "QC", "TC", "KC"],
+    },
+    "upcard": "9S",
+    "auction": ["pass"] * 4 + [{"seat": "N", "call": "name", "suit": "H"}],
+    "play": "KH JH 9H TH  AS QH KS TS  9C QC JC JD  QS KD TC AD  9D QD KC AH",
+}
+
+# North holds the five top trumps: every card marches, nothing is a mistake.
+MARCH = {
+    "dealer": "W",
+    "hands": {
+        "N": ["JH", "JD", "AH", "KH", "QH"],
+        "E": ["AS", "KS", "QS", "JS", "TS"],
+        "S": ["AD", "KD", "QD", "TD", "9D"],
+        "W": ["AC", "KC", "QC", "JC", "TC"],
+    },
+    "upcard": "9S",
+    "auction": ["pass"] * 4 + [{"seat": "N", "call": "name", "suit": "H"}],
+    "play": "JH AS AD AC JD KS KD KC AH QS QD QC KH JS TD JC QH TS 9D TC",
+}
+
+
+def test_throwing_a_sure_winner_instead_of_trumping_is_a_blunder() -> None:
+    review = review_hand(parse_record(THROWN_ACE), ReviewParams(samples=40, seed=3))
+    assert review["result"]["points"] == {"NS": 0, "EW": 2}
+    flagged = [d for d in review["decisions"] if d["mark"]]
+    blunder = next(d for d in review["decisions"] if d.get("trick") == 4 and d["seat"] == "N")
+    assert blunder in flagged
+    assert blunder["chosen"] == "AD"
+    assert blunder["class"] == "blunder" and blunder["mark"] == "??"
+    assert blunder["foresight"]["best"] == "AH"
+    assert blunder["foresight"]["loss"] == 3.0 and blunder["foresight"]["loss_se"] == 0.0
+    assert {o["card"]: o["dd_tricks"] for o in blunder["options"]} == {"AH": 3, "AD": 2}
+    explanation = blunder["explanation"]
+    assert "A♦" in explanation and "A♥" in explanation and "East" in explanation
+    assert "trick 4" in explanation
+
+
+def test_a_hand_without_a_choice_that_matters_has_no_marks() -> None:
+    review = review_hand(parse_record(MARCH), ReviewParams(samples=30, seed=1))
+    assert [d for d in review["decisions"] if d["mark"]] == []
+    assert all(d["foresight"].get("loss", 0) == 0 for d in review["decisions"])
+
+
+def test_the_same_seed_gives_the_same_review() -> None:
+    record = parse_record(THROWN_ACE)
+    first = review_hand(record, ReviewParams(samples=20, seed=9))
+    assert review_hand(record, ReviewParams(samples=20, seed=9)) == first
+
+
+def test_a_loss_within_twice_its_sampling_error_is_not_marked() -> None:
+    assert classify(0.9, 0.5) is None
+    assert classify(0.9, 0.44) == "blunder"
+    assert classify(0.14, 0.0) is None
+
+
+def test_sampled_layouts_respect_voids_and_the_cards_seen() -> None:
+    record = parse_record(THROWN_ACE)
+    state = revealed_state(record)
+    for _, action in record.state.history:
+        if isinstance(action, Play) and state.cards_played == 12:
+            break
+        state.apply(action)
+    # East to lead trick 4, seen from North: East has shown out of clubs, South of spades.
+    layouts = sample_layouts(state, Seat.N, 300, random.Random(1))
+    seen = set(parse_record({**THROWN_ACE, "play": "KH JH 9H TH AS QH KS TS 9C QC JC JD"}).play)
+    seen |= {parse_card("AH"), parse_card("AD"), parse_card("9S")}
+    for layout in layouts:
+        assert sorted(len(cards) for cards in layout.values()) == [2, 2, 2]
+        cards = [c for hand in layout.values() for c in hand]
+        assert len(set(cards)) == 6 and not set(cards) & seen
+        assert all(effective_suit(c, Suit.HEARTS) is not Suit.CLUBS for c in layout[Seat.E])
+        assert all(effective_suit(c, Suit.HEARTS) is not Suit.SPADES for c in layout[Seat.S])
+    # The unseen cards go everywhere the constraints allow: the A♣ is sometimes West's,
+    # sometimes South's, and sometimes in the kitty (in no hand).
+    homes = {
+        next((seat for seat, cards in layout.items() if parse_card("AC") in cards), None)
+        for layout in layouts
+    }
+    assert homes == {Seat.S, Seat.W, None}
+
+
+def test_the_dealer_is_known_to_hold_the_upcard_after_picking_it_up() -> None:
+    record = parse_record(
+        {
+            "dealer": "S",
+            "hands": {
+                "N": ["9C", "TS", "QH", "AH", "AC"],
+                "E": ["QS", "9D", "JS", "KH", "TD"],
+                "S": ["TC", "QD", "KS", "KD", "AS"],
+                "W": ["KC", "AD", "9S", "JC", "QC"],
+            },
+            "upcard": "JD",
+            "auction": [{"seat": "W", "call": "order_up"}],
+            "discard": "TC",
+        }
+    )
+    state = revealed_state(record)
+    for _, action in record.state.history:
+        state.apply(action)
+    for layout in sample_layouts(state, Seat.W, 50, random.Random(2)):
+        assert parse_card("JD") in layout[Seat.S]

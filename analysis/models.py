@@ -1,5 +1,27 @@
-from django.db import models
+from __future__ import annotations
+
+import json
+import logging
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from celery.exceptions import SoftTimeLimitExceeded
+from django.conf import settings
+from django.db import DatabaseError, InterfaceError, OperationalError, models, transaction
+from django.db.models import F
 from django.utils import timezone
+
+from analysis.solver.review import SOLVER_VERSION, ReviewParams, review_hand
+from games.engine.record import RecordError, parse_record
+
+if TYPE_CHECKING:
+    from games.models import Hand
+
+logger = logging.getLogger(__name__)
 
 
 class WorkerCheck(models.Model):
@@ -39,3 +61,430 @@ class WorkerCheck(models.Model):
             self.finished_at = now
             self.hostname = hostname
         return bool(updated)
+
+
+# Analysis jobs ---------------------------------------------------------------------------
+#
+# The job row is the truth; the broker only carries its id. A job's life:
+#
+#   queued --claim--> running --finish--> done
+#     ^                  |  \--error----> failed  (a permanent error, or too many attempts)
+#     +----release-------+  (a transient error; an identical hand already running;
+#                            or, by the sweep, a lease that ran out)
+#
+# Claiming is a conditional update (queued -> running, attempts + 1). The attempt number
+# is then the claim's token: progress, the finish and a failure are written only while
+# the row is still running under that attempt, so a worker that lost its claim writes
+# nothing and a job finishes once.
+
+
+def params_key(params: ReviewParams) -> str:
+    """Review parameters as compact, key-sorted JSON: a column of the cache key."""
+    return json.dumps(params.to_json(), sort_keys=True, separators=(",", ":"))
+
+
+class ClaimLost(Exception):
+    """The job is no longer this worker's: the sweep gave it to another."""
+
+
+class TransientJobError(Exception):
+    """The job failed for a reason that may pass (database, broker); it is queued again."""
+
+
+class WrongSolverVersion(Exception):
+    """This worker runs another solver than the job asks for (during a deploy)."""
+
+
+# Errors worth another attempt: a database or a broker that is briefly unreachable,
+# SQLite's "database is locked", a worker from before or after a deploy.
+TRANSIENT_ERRORS = (OperationalError, InterfaceError, ConnectionError, TimeoutError)
+
+PROGRESS_SAVE_SECONDS = 0.25
+"""Progress is written at most this often, so that a fast review is not slowed by it."""
+
+
+class AnalysisResult(models.Model):
+    """A finished review, shared by every job with the same key: a hand is reviewed once
+    for given parameters and solver version, whoever owns it."""
+
+    record_hash = models.CharField(max_length=64, help_text="See Hand.record_hash.")
+    params_key = models.CharField(
+        max_length=200, help_text="The review parameters as compact, key-sorted JSON."
+    )
+    solver_version = models.CharField(max_length=20)
+    review = models.JSONField(help_text="What analysis.solver.review.review_hand returned.")
+    seconds = models.FloatField(help_text="How long the review took.")
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["record_hash", "params_key", "solver_version"],
+                name="analysis_result_once_per_key",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Review {self.record_hash[:12]} {self.params_key} v{self.solver_version}"
+
+
+@dataclass
+class SweepReport:
+    requeued: list[int] = field(default_factory=list)
+    """Running jobs whose lease ran out, queued again."""
+    resent: list[int] = field(default_factory=list)
+    """Queued jobs no worker started in time, sent again."""
+    failed: list[int] = field(default_factory=list)
+    """Running jobs whose lease ran out on their last attempt."""
+
+
+class AnalysisJobQuerySet(models.QuerySet["AnalysisJob"]):
+    def request(
+        self,
+        hand: Hand,
+        params: ReviewParams | None = None,
+        *,
+        queue: str = "interactive",
+        refresh: bool = False,
+    ) -> tuple[AnalysisJob, bool]:
+        """The analysis of `hand` with `params`: its job, and whether it is a new one.
+
+        The hand's latest job with these parameters is reused unless it failed, or
+        unless `refresh` asks for the current solver and the job used an older one. A
+        new job whose result is cached (an identical record, whoever owns it) is done
+        at once; any other is sent to `queue` when the transaction commits. Asking on
+        ``interactive`` for a job waiting on ``bulk`` moves it to ``interactive``.
+        """
+        params = params or ReviewParams()
+        key = params_key(params)
+        latest = (
+            self.filter(hand=hand, params_key=key)
+            .exclude(status=AnalysisJob.Status.FAILED)
+            .order_by("-created", "-id")
+            .first()
+        )
+        if latest is not None and (latest.solver_version == SOLVER_VERSION or not refresh):
+            if queue == AnalysisJob.Queue.INTERACTIVE:
+                latest.hurry()
+            return latest, False
+        job = self.create(
+            hand=hand,
+            record_hash=hand.record_hash,
+            params=params.to_json(),
+            params_key=key,
+            solver_version=SOLVER_VERSION,
+            queue=queue,
+        )
+        cached = job.cached_result()
+        if cached is not None:
+            self.filter(pk=job.pk).update(**_done(cached, from_cache=True))
+            job.refresh_from_db()
+        else:
+            job.enqueue()
+        return job, True
+
+    def sweep(self) -> SweepReport:
+        """Queue again the running jobs whose lease ran out, and send again the queued
+        jobs that no worker started in time. Safe to run at any time, even twice at once.
+        """
+        report = SweepReport()
+        now = timezone.now()
+        expired = self.filter(status=AnalysisJob.Status.RUNNING, deadline__lt=now)
+        for job in expired:
+            still_expired = self.filter(
+                pk=job.pk, status=job.status, attempts=job.attempts, deadline__lt=now
+            )
+            lost = f"the worker running it ({job.worker or 'unknown'}) stopped answering"
+            if job.attempts >= settings.ANALYSIS_MAX_ATTEMPTS:
+                if still_expired.update(
+                    status=AnalysisJob.Status.FAILED,
+                    error=f"gave up after {job.attempts} attempts: {lost}",
+                    finished_at=now,
+                    deadline=None,
+                ):
+                    report.failed.append(job.pk)
+            elif still_expired.update(
+                status=AnalysisJob.Status.QUEUED,
+                worker="",
+                error=f"attempt {job.attempts}: {lost}",
+                deadline=None,
+            ):
+                job.enqueue()
+                report.requeued.append(job.pk)
+        overdue = self.filter(status=AnalysisJob.Status.QUEUED, deadline__lt=now)
+        for job in overdue:
+            if job.enqueue(overdue_at=now):
+                report.resent.append(job.pk)
+        return report
+
+
+def _done(result: AnalysisResult, *, from_cache: bool) -> dict[str, Any]:
+    """The columns of a job finished with `result`."""
+    total = len(result.review["decisions"])
+    return {
+        "status": AnalysisJob.Status.DONE,
+        "result": result,
+        "from_cache": from_cache,
+        "error": "",
+        "progress_done": total,
+        "progress_total": total,
+        "finished_at": timezone.now(),
+        "deadline": None,
+    }
+
+
+class AnalysisJob(models.Model):
+    """The review of a hand with given parameters and solver version, run by a worker."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        DONE = "done"
+        FAILED = "failed"
+
+    class Queue(models.TextChoices):
+        INTERACTIVE = "interactive", "interactive (someone is waiting)"
+        BULK = "bulk", "bulk (backfills, whole uploads)"
+
+    hand = models.ForeignKey("games.Hand", on_delete=models.CASCADE, related_name="analysis_jobs")
+    record_hash = models.CharField(max_length=64, help_text="The hand's, when it was requested.")
+    params = models.JSONField(help_text="The review parameters (ReviewParams).")
+    params_key = models.CharField(max_length=200, help_text="The parameters as compact JSON.")
+    solver_version = models.CharField(max_length=20)
+    queue = models.CharField(max_length=20, choices=Queue, default=Queue.INTERACTIVE)
+    status = models.CharField(max_length=20, choices=Status, default=Status.QUEUED)
+    progress_done = models.PositiveIntegerField(default=0)
+    progress_total = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Decisions to review; known once a worker starts."
+    )
+    result = models.ForeignKey(
+        AnalysisResult, on_delete=models.PROTECT, null=True, blank=True, related_name="jobs"
+    )
+    from_cache = models.BooleanField(
+        default=False, help_text="Answered by an earlier review of the same record."
+    )
+    error = models.TextField(blank=True)
+    attempts = models.PositiveIntegerField(default=0, help_text="Claims by a worker so far.")
+    sends = models.PositiveIntegerField(default=0, help_text="Messages sent to the broker.")
+    worker = models.CharField(max_length=255, blank=True, help_text="The worker holding it.")
+    created = models.DateTimeField(auto_now_add=True)
+    queued_at = models.DateTimeField(null=True, blank=True, help_text="Last sent to the broker.")
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    deadline = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="Queued: sent again if no worker started it by then. "
+        "Running: the end of the worker's lease, renewed by its progress.",
+    )
+
+    objects = AnalysisJobQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created", "-id"]
+        indexes = [
+            models.Index(fields=["status", "deadline"], name="analysis_job_sweep"),
+            models.Index(
+                fields=["record_hash", "params_key", "solver_version"], name="analysis_job_key"
+            ),
+            models.Index(fields=["hand", "-created"], name="analysis_job_hand_newest"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Analysis {self.pk} of hand {self.hand_id}"
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status in (self.Status.DONE, self.Status.FAILED)
+
+    # -- on the web side --------------------------------------------------------------------
+
+    def enqueue(self, *, overdue_at: datetime | None = None) -> bool:
+        """Send this queued job to its queue once the transaction commits, and set when the
+        sweep should send it again. Returns False when it is no longer queued (or, with
+        `overdue_at`, when it was sent again since)."""
+        from . import tasks  # the tasks module imports this one
+
+        rows = AnalysisJob.objects.filter(pk=self.pk, status=self.Status.QUEUED)
+        if overdue_at is not None:
+            rows = rows.filter(deadline__lt=overdue_at)
+        now = timezone.now()
+        wait = settings.ANALYSIS_QUEUE_WAIT_SECONDS[self.queue] * 2 ** min(self.sends, 6)
+        if not rows.update(
+            sends=F("sends") + 1, queued_at=now, deadline=now + timedelta(seconds=wait)
+        ):
+            return False
+        self.refresh_from_db()
+        tasks.run_analysis_job.apply_async_on_commit(args=(self.pk,), queue=self.queue)
+        return True
+
+    def hurry(self) -> None:
+        """Move this job from the bulk queue to the interactive one if it still waits."""
+        moved = AnalysisJob.objects.filter(
+            pk=self.pk, status=self.Status.QUEUED, queue=self.Queue.BULK
+        ).update(queue=self.Queue.INTERACTIVE)
+        if moved:
+            self.queue = self.Queue.INTERACTIVE
+            self.enqueue()
+
+    def cached_result(self) -> AnalysisResult | None:
+        return AnalysisResult.objects.filter(
+            record_hash=self.record_hash,
+            params_key=self.params_key,
+            solver_version=self.solver_version,
+        ).first()
+
+    # -- on the worker side -----------------------------------------------------------------
+
+    def run(self, worker: str) -> None:
+        """Claim this job for `worker` and review its hand, saving progress as it goes.
+
+        Does nothing unless the job is queued. A permanent error fails the job with its
+        message. A transient one queues it again and raises TransientJobError so that
+        the task retries, or fails the job when it was the last attempt.
+        """
+        attempt = self._claim(worker)
+        if attempt is None:
+            return
+        try:
+            self._review(attempt)
+        except ClaimLost:
+            logger.warning(
+                "Analysis job %s was given to another worker; %s stops.", self.pk, worker
+            )
+        except (*TRANSIENT_ERRORS, WrongSolverVersion) as error:
+            logger.warning("Analysis job %s, attempt %s: %s", self.pk, attempt, error)
+            if self._release(attempt, error):
+                raise TransientJobError(str(error)) from error
+        except Exception as error:
+            logger.exception("Analysis job %s failed", self.pk)
+            self._fail(attempt, _describe(error))
+
+    def _claim(self, worker: str) -> int | None:
+        now = timezone.now()
+        claimed = AnalysisJob.objects.filter(pk=self.pk, status=self.Status.QUEUED).update(
+            status=self.Status.RUNNING,
+            attempts=F("attempts") + 1,
+            worker=worker,
+            started_at=now,
+            deadline=now + timedelta(seconds=settings.ANALYSIS_LEASE_SECONDS),
+        )
+        if not claimed:
+            return None
+        self.refresh_from_db()
+        return self.attempts
+
+    def _mine(self, attempt: int) -> AnalysisJobQuerySet:
+        """This row, while it is running under claim `attempt`."""
+        return AnalysisJob.objects.filter(pk=self.pk, status=self.Status.RUNNING, attempts=attempt)
+
+    def _same_key(self) -> AnalysisJobQuerySet:
+        return AnalysisJob.objects.filter(
+            record_hash=self.record_hash,
+            params_key=self.params_key,
+            solver_version=self.solver_version,
+        ).exclude(pk=self.pk)
+
+    def _review(self, attempt: int) -> None:
+        cached = self.cached_result()
+        if cached is not None:
+            self._finish(attempt, cached, from_cache=True)
+            return
+        if self.solver_version != SOLVER_VERSION:
+            raise WrongSolverVersion(
+                f"this worker runs solver version {SOLVER_VERSION}, "
+                f"the job asks for {self.solver_version}"
+            )
+        # The same record is being reviewed for an older job (another owner's copy of the
+        # hand): wait for its result instead of computing it twice. Only older ones, so
+        # that two identical jobs never wait for each other.
+        if (
+            self._same_key()
+            .filter(status=self.Status.RUNNING, deadline__gt=timezone.now(), pk__lt=self.pk)
+            .exists()
+        ):
+            self._wait_for_identical(attempt)
+            return
+        record = parse_record(self.hand.record)
+        params = ReviewParams.from_json(self.params)
+        started = time.monotonic()
+        review = review_hand(record, params, self._progress_saver(attempt))
+        result, created = AnalysisResult.objects.get_or_create(
+            record_hash=self.record_hash,
+            params_key=self.params_key,
+            solver_version=self.solver_version,
+            defaults={"review": review, "seconds": time.monotonic() - started},
+        )
+        self._finish(attempt, result, from_cache=not created)
+
+    def _progress_saver(self, attempt: int) -> Callable[[int, int], None]:
+        last_saved = -math.inf
+
+        def save(done: int, total: int) -> None:
+            nonlocal last_saved
+            if time.monotonic() - last_saved < PROGRESS_SAVE_SECONDS:
+                return
+            last_saved = time.monotonic()
+            lease = timezone.now() + timedelta(seconds=settings.ANALYSIS_LEASE_SECONDS)
+            if not self._mine(attempt).update(
+                progress_done=done, progress_total=total, deadline=lease
+            ):
+                raise ClaimLost
+
+        return save
+
+    def _finish(self, attempt: int, result: AnalysisResult, *, from_cache: bool) -> None:
+        with transaction.atomic():
+            if not self._mine(attempt).update(**_done(result, from_cache=from_cache)):
+                raise ClaimLost
+            # Jobs of identical records that wait (or were not started yet) are answered too.
+            self._same_key().filter(status=self.Status.QUEUED).update(
+                **_done(result, from_cache=True), worker=""
+            )
+        self.refresh_from_db()
+
+    def _wait_for_identical(self, attempt: int) -> None:
+        wait = settings.ANALYSIS_QUEUE_WAIT_SECONDS[self.queue]
+        released = self._mine(attempt).update(
+            status=self.Status.QUEUED,
+            attempts=F("attempts") - 1,
+            worker="",
+            started_at=None,
+            deadline=timezone.now() + timedelta(seconds=wait),
+        )
+        # The identical job may have finished between the look and the release, before
+        # this job was queued again: then nothing else would answer it before the sweep.
+        if released and self.cached_result() is not None:
+            self.enqueue()
+
+    def _release(self, attempt: int, error: Exception) -> bool:
+        """Queue the job again after a transient error; on the last attempt, fail it.
+        Returns whether it was queued again."""
+        if attempt >= settings.ANALYSIS_MAX_ATTEMPTS:
+            self._fail(attempt, f"gave up after {attempt} attempts: {_describe(error)}")
+            return False
+        wait = settings.ANALYSIS_QUEUE_WAIT_SECONDS[self.queue]
+        try:
+            self._mine(attempt).update(
+                status=self.Status.QUEUED,
+                worker="",
+                error=f"attempt {attempt}: {_describe(error)}",
+                deadline=timezone.now() + timedelta(seconds=wait),
+            )
+        except DatabaseError:
+            # The database itself is away: the lease runs out and the sweep queues it.
+            logger.exception("Analysis job %s could not be queued again", self.pk)
+        return True
+
+    def _fail(self, attempt: int, error: str) -> None:
+        self._mine(attempt).update(
+            status=self.Status.FAILED, error=error, finished_at=timezone.now(), deadline=None
+        )
+
+
+def _describe(error: BaseException) -> str:
+    if isinstance(error, RecordError):
+        return f"invalid record: {error}"
+    if isinstance(error, SoftTimeLimitExceeded):
+        return f"the review took longer than {settings.ANALYSIS_TIME_LIMIT_SECONDS} s"
+    return f"{type(error).__name__}: {error}" if str(error) else type(error).__name__

@@ -1,6 +1,19 @@
-from celery import Task, shared_task
+"""Celery tasks: thin interfaces that take an id and call a model method.
 
-from .models import WorkerCheck
+The database row is the truth for each job; a task only says "look at job N".
+Every task is idempotent, so a message delivered twice, or again after its worker
+died (acks_late, reject_on_worker_lost), does no harm.
+"""
+
+import logging
+
+from celery import Task, shared_task
+from django.conf import settings
+from django.db import InterfaceError, OperationalError
+
+from .models import AnalysisJob, TransientJobError, WorkerCheck
+
+logger = logging.getLogger(__name__)
 
 
 @shared_task(bind=True)
@@ -10,3 +23,38 @@ def ping_worker(self: Task, job_id: int) -> None:
     if check is None or check.is_finished:
         return
     check.finish(self.request.hostname)
+
+
+@shared_task(
+    bind=True,
+    acks_late=True,
+    reject_on_worker_lost=True,
+    # Only errors that may pass: the job itself queued the row again (TransientJobError),
+    # or the database could not even be read. Anything else fails the job at once.
+    autoretry_for=(TransientJobError, OperationalError, InterfaceError),
+    retry_backoff=5,
+    retry_jitter=True,
+    max_retries=settings.ANALYSIS_MAX_ATTEMPTS,
+    soft_time_limit=settings.ANALYSIS_TIME_LIMIT_SECONDS,
+    time_limit=settings.ANALYSIS_TIME_LIMIT_SECONDS + 30,
+)
+def run_analysis_job(self: Task, job_id: int) -> None:
+    """Run the AnalysisJob `job_id` unless it is done, failed, or running elsewhere."""
+    job = AnalysisJob.objects.filter(pk=job_id).first()
+    if job is None or job.is_finished:
+        return
+    job.run(self.request.hostname)
+
+
+@shared_task(acks_late=True, reject_on_worker_lost=True)
+def sweep_analysis_jobs() -> dict[str, list[int]]:
+    """Queue again the analysis jobs that a lost worker or a lost message left behind."""
+    report = AnalysisJob.objects.sweep()
+    if report.requeued or report.resent or report.failed:
+        logger.warning(
+            "Sweep: requeued %s, resent %s, failed %s",
+            report.requeued,
+            report.resent,
+            report.failed,
+        )
+    return {"requeued": report.requeued, "resent": report.resent, "failed": report.failed}

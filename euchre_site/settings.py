@@ -6,7 +6,8 @@ SQLite in ``db.sqlite3`` and Celery's filesystem broker under ``var/celery/``.
 
 Environment variables: DEBUG, SECRET_KEY, ALLOWED_HOSTS, CSRF_TRUSTED_ORIGINS,
 DATABASE_URL, CELERY_BROKER_URL, EMAIL_BACKEND (and EMAIL_HOST, EMAIL_PORT,
-EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS for SMTP), DEFAULT_FROM_EMAIL.
+EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS for SMTP), DEFAULT_FROM_EMAIL,
+ANALYSIS_LEASE_SECONDS.
 """
 
 import os
@@ -233,3 +234,29 @@ CELERY_TASK_QUEUES = tuple(
     Queue(name, Exchange(name), routing_key=name) for name in ("interactive", "bulk")
 )
 CELERY_TASK_DEFAULT_QUEUE = "interactive"
+
+# The periodic sweep finds analysis jobs that a lost worker or a lost message left
+# behind (analysis/models.py). `scripts/serve` runs beat inside its worker (-B); in
+# production run exactly one beat (`celery -A euchre_site beat`) for the whole site.
+CELERY_BEAT_SCHEDULE = {
+    "sweep-analysis-jobs": {
+        "task": "analysis.tasks.sweep_analysis_jobs",
+        "schedule": 60.0,
+        # A sweep nobody ran within the minute is replaced by the next one.
+        "options": {"queue": "interactive", "expires": 55},
+    },
+}
+
+# Analysis jobs --------------------------------------------------------------
+
+# A running job holds a lease that each save of its progress renews; the sweep
+# queues again a running job whose lease ran out (its worker died or hangs).
+ANALYSIS_LEASE_SECONDS = int(os.environ.get("ANALYSIS_LEASE_SECONDS") or "120")
+# The sweep sends again a queued job that no worker started within its queue's
+# wait, which doubles at each sending so that a long backlog is not flooded.
+ANALYSIS_QUEUE_WAIT_SECONDS = {"interactive": 120, "bulk": 1800}
+# Claims of a job by a worker before it is marked failed (transient errors and
+# lost workers count; a permanent error fails the job at once).
+ANALYSIS_MAX_ATTEMPTS = 3
+# A review running longer than this is stopped and its job failed.
+ANALYSIS_TIME_LIMIT_SECONDS = 600

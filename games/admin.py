@@ -1,4 +1,5 @@
 from django.contrib import admin
+from django.http import HttpRequest
 
 from .models import Hand
 
@@ -9,4 +10,9 @@ class HandAdmin(admin.ModelAdmin):
     list_filter = ("rules_preset",)
     search_fields = ("title", "owner__username")
     raw_id_fields = ("owner",)
-    readonly_fields = ("created",)
+    readonly_fields = ("record", "record_hash", "created")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        # Hands come in through Hand.objects.create_from_record, which checks the
+        # record and queues its analysis.
+        return False

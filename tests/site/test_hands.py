@@ -7,13 +7,14 @@ from django.utils import timezone
 
 from accounts.models import User
 from games.models import Hand
+from tests.analysis.hands import random_record
 
 pytestmark = pytest.mark.django_db
 
 
 def make_hand(owner: User, title: str, age_minutes: int = 0) -> Hand:
-    hand = Hand.objects.create(
-        owner=owner, title=title, rules_preset="standard", record={"deal": []}
+    hand, _ = Hand.objects.create_from_record(
+        owner, random_record(Hand.objects.count()), title=title
     )
     # `created` is set on insert; backdate it to order the hands.
     Hand.objects.filter(pk=hand.pk).update(created=timezone.now() - timedelta(minutes=age_minutes))

@@ -13,7 +13,14 @@ REPO_ROOT = SETTINGS_FILE.parent.parent
 
 def load_settings(monkeypatch: pytest.MonkeyPatch, **env: str) -> dict[str, Any]:
     """Run settings.py afresh with exactly these environment variables set."""
-    for name in ("DATABASE_URL", "CELERY_BROKER_URL", "DEBUG", "SECRET_KEY", "EMAIL_BACKEND"):
+    for name in (
+        "DATABASE_URL",
+        "CELERY_BROKER_URL",
+        "DEBUG",
+        "SECRET_KEY",
+        "EMAIL_BACKEND",
+        "ANALYSIS_LEASE_SECONDS",
+    ):
         monkeypatch.delenv(name, raising=False)
     for name, value in env.items():
         monkeypatch.setenv(name, value)
@@ -97,3 +104,10 @@ def test_tasks_go_to_the_interactive_queue_unless_sent_to_bulk(
 ) -> None:
     route = celery_app.amqp.router.route(options, "analysis.tasks.ping_worker")["queue"]
     assert (route.name, route.exchange.name, route.routing_key) == (queue, queue, queue)
+
+
+def test_the_lease_of_a_running_analysis_job_can_be_set_from_the_environment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert load_settings(monkeypatch)["ANALYSIS_LEASE_SECONDS"] == 120
+    assert load_settings(monkeypatch, ANALYSIS_LEASE_SECONDS="5")["ANALYSIS_LEASE_SECONDS"] == 5

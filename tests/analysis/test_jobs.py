@@ -1,0 +1,378 @@
+"""Analysis jobs with the database: requests, claims, progress, failures, the cache.
+
+The review itself is a stand-in (FakeReview) except where a test says otherwise; the
+broker is replaced by the `sent` list. A worker is `job.run(...)`, or the task applied
+in this process.
+"""
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.db import OperationalError
+
+from accounts.models import User
+from analysis import models, tasks
+from analysis.models import AnalysisJob, AnalysisResult, TransientJobError
+from analysis.solver.review import SOLVER_VERSION, ReviewParams
+from games.engine.record import RecordError
+from games.models import Hand
+
+from .conftest import FakeReview, Sent
+from .hands import random_record
+
+pytestmark = pytest.mark.django_db
+
+Commit = Callable[..., Any]
+
+
+def make_hand(owner: User, seed: int = 1, **options: Any) -> Hand:
+    hand, created = Hand.objects.create_from_record(owner, random_record(seed), **options)
+    assert created
+    return hand
+
+
+def job_of(hand: Hand) -> AnalysisJob:
+    return AnalysisJob.objects.get(hand=hand)
+
+
+# -- asking for an analysis ----------------------------------------------------------------
+
+
+def test_a_new_hand_is_kept_canonical_and_its_analysis_is_queued_on_commit(
+    alice: User, sent: list[Sent], django_capture_on_commit_callbacks: Commit
+) -> None:
+    data = random_record(1)
+    data["play"] = " ".join(data["play"]).lower()  # read tolerantly, kept canonical
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        hand, created = Hand.objects.create_from_record(alice, data, title="Loner")
+    assert sent == []  # nothing reaches the broker before the commit
+    for callback in callbacks:
+        callback()
+    job = job_of(hand)
+    assert created and hand.title == "Loner" and hand.rules_preset == "standard"
+    assert hand.record["play"] == random_record(1)["play"]
+    assert len(hand.record_hash) == 64 and job.record_hash == hand.record_hash
+    assert (job.status, job.queue, job.params) == (
+        "queued",
+        "interactive",
+        {"samples": 100, "seed": 0},
+    )
+    assert job.solver_version == SOLVER_VERSION
+    assert sent == [Sent(job.pk, "interactive")]
+    assert job.sends == 1 and job.deadline is not None
+
+
+def test_a_whole_upload_is_analysed_on_the_bulk_queue(
+    alice: User, sent: list[Sent], django_capture_on_commit_callbacks: Commit
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        hand = make_hand(alice, queue="bulk")
+    assert sent == [Sent(job_of(hand).pk, "bulk")]
+
+
+def test_an_invalid_record_is_refused_with_the_field_at_fault(alice: User) -> None:
+    data = random_record(1)
+    data["play"][0] = "XX"
+    with pytest.raises(RecordError, match=r"^play\[0\]"):
+        Hand.objects.create_from_record(alice, data)
+    assert not Hand.objects.exists() and not AnalysisJob.objects.exists()
+
+
+def test_the_same_hand_sent_twice_by_one_owner_is_kept_once(alice: User, bob: User) -> None:
+    first, _ = Hand.objects.create_from_record(alice, random_record(1))
+    again, created = Hand.objects.create_from_record(alice, random_record(1), title="Again")
+    assert again == first and not created
+    bobs, created = Hand.objects.create_from_record(bob, random_record(1))
+    assert created and bobs != first
+    assert AnalysisJob.objects.count() == 2
+
+
+def test_asking_again_with_the_same_parameters_reuses_the_job(alice: User) -> None:
+    hand = make_hand(alice)
+    job, created = AnalysisJob.objects.request(hand)
+    assert job == job_of(hand) and not created
+
+
+def test_asking_interactively_for_a_job_waiting_on_bulk_moves_it_to_interactive(
+    alice: User, sent: list[Sent], django_capture_on_commit_callbacks: Commit
+) -> None:
+    hand = make_hand(alice, queue="bulk")
+    with django_capture_on_commit_callbacks(execute=True):
+        job, _ = AnalysisJob.objects.request(hand, queue="interactive")
+    assert job.queue == "interactive"
+    assert sent == [Sent(job.pk, "interactive")]
+
+
+# -- running a job -------------------------------------------------------------------------
+
+
+def test_running_a_job_claims_it_and_saves_the_review(alice: User, fake_review: FakeReview) -> None:
+    job = job_of(make_hand(alice))
+    job.run("worker@one")
+    job.refresh_from_db()
+    assert (job.status, job.worker, job.attempts) == ("done", "worker@one", 1)
+    assert (job.progress_done, job.progress_total) == (4, 4)
+    assert job.result is not None and job.result.review["result"] == {"call": 1}
+    assert not job.from_cache and job.error == ""
+    assert job.started_at is not None and job.finished_at is not None
+    assert job.deadline is None
+
+
+def test_the_real_review_of_a_hand_has_one_entry_per_decision(alice: User) -> None:
+    hand = make_hand(alice)
+    job, _ = AnalysisJob.objects.request(hand, ReviewParams(samples=1))
+    job.run("worker@one")
+    job.refresh_from_db()
+    assert job.status == "done", job.error
+    review = job.result.review
+    assert len(review["decisions"]) == job.progress_total == job.progress_done > 0
+    assert review["params"] == {"samples": 1, "seed": 0}
+
+
+def test_a_finished_job_is_not_run_again(alice: User, fake_review: FakeReview) -> None:
+    job = job_of(make_hand(alice))
+    job.run("worker@one")
+    tasks.run_analysis_job.apply(args=[job.pk])
+    job.run("worker@two")
+    job.refresh_from_db()
+    assert fake_review.calls == 1
+    assert (job.worker, job.attempts) == ("worker@one", 1)
+
+
+def test_a_job_running_on_another_worker_is_left_alone(
+    alice: User, fake_review: FakeReview
+) -> None:
+    job = job_of(make_hand(alice))
+
+    def second_delivery(done: int, total: int) -> None:
+        if done == 1:
+            job.run("worker@two")  # the same message delivered again meanwhile
+
+    fake_review.on_progress = second_delivery
+    job.run("worker@one")
+    job.refresh_from_db()
+    assert fake_review.calls == 1
+    assert (job.status, job.worker, job.attempts) == ("done", "worker@one", 1)
+
+
+def test_progress_is_saved_as_the_review_goes(alice: User, fake_review: FakeReview) -> None:
+    job = job_of(make_hand(alice))
+    seen: list[tuple[str, int, int | None]] = []
+
+    def look(done: int, total: int) -> None:
+        row = AnalysisJob.objects.get(pk=job.pk)
+        seen.append((row.status, row.progress_done, row.progress_total))
+
+    fake_review.on_progress = look
+    job.run("worker@one")
+    assert seen == [("running", done, 4) for done in range(5)]
+
+
+def test_saving_progress_renews_the_lease(
+    alice: User, fake_review: FakeReview, settings: Any
+) -> None:
+    job = job_of(make_hand(alice))
+    deadlines = []
+    fake_review.on_progress = lambda done, total: deadlines.append(
+        AnalysisJob.objects.get(pk=job.pk).deadline
+    )
+    job.run("worker@one")
+    assert deadlines == sorted(deadlines) and deadlines[0] < deadlines[-1]
+
+
+def test_a_worker_that_lost_its_claim_stops_and_writes_nothing(
+    alice: User, fake_review: FakeReview
+) -> None:
+    job = job_of(make_hand(alice))
+
+    def taken_over(done: int, total: int) -> None:
+        if done == 1 and fake_review.calls == 1:
+            # The sweep found the lease run out and another worker claimed the job.
+            AnalysisJob.objects.filter(pk=job.pk).update(status="queued")
+            AnalysisJob.objects.get(pk=job.pk).run("worker@two")
+
+    fake_review.on_progress = taken_over
+    job.run("worker@one")
+    job.refresh_from_db()
+    assert (job.status, job.worker, job.attempts) == ("done", "worker@two", 2)
+    assert AnalysisResult.objects.count() == 1
+    assert AnalysisResult.objects.get().review["result"] == {"call": 2}
+
+
+def test_a_permanent_error_fails_the_job_with_its_message(
+    alice: User, fake_review: FakeReview
+) -> None:
+    job = job_of(make_hand(alice))
+    fake_review.error = ValueError("no legal card for N")
+    tasks.run_analysis_job.apply(args=[job.pk])
+    job.refresh_from_db()
+    assert (job.status, job.error) == ("failed", "ValueError: no legal card for N")
+    assert fake_review.calls == 1 and job.attempts == 1
+    assert job.finished_at is not None and job.result is None
+
+
+def test_bad_parameters_fail_the_job_with_the_message(alice: User, fake_review: FakeReview) -> None:
+    job = job_of(make_hand(alice))
+    AnalysisJob.objects.filter(pk=job.pk).update(params={"samples": 0})
+    job.refresh_from_db()
+    job.run("worker@one")
+    job.refresh_from_db()
+    assert job.status == "failed"
+    assert job.error == "ValueError: samples: expected a whole number from 1 to 2000"
+    assert fake_review.calls == 0
+
+
+def test_a_transient_error_queues_the_job_again_for_a_retry(
+    alice: User, fake_review: FakeReview
+) -> None:
+    job = job_of(make_hand(alice))
+    fake_review.error = OperationalError("database is locked")
+    with pytest.raises(TransientJobError):
+        job.run("worker@one")
+    job.refresh_from_db()
+    assert (job.status, job.attempts, job.worker) == ("queued", 1, "")
+    assert job.error == "attempt 1: OperationalError: database is locked"
+    assert job.deadline is not None
+
+
+def test_the_task_retries_a_transient_error_and_the_job_then_finishes(
+    alice: User, fake_review: FakeReview
+) -> None:
+    job = job_of(make_hand(alice))
+    fake_review.error = OperationalError("database is locked")
+    fake_review.failing_calls = 1
+    tasks.run_analysis_job.apply(args=[job.pk])
+    job.refresh_from_db()
+    assert (job.status, job.attempts, fake_review.calls) == ("done", 2, 2)
+
+
+def test_a_transient_error_on_every_attempt_fails_the_job_in_the_end(
+    alice: User, fake_review: FakeReview, settings: Any
+) -> None:
+    job = job_of(make_hand(alice))
+    fake_review.error = OperationalError("database is locked")
+    tasks.run_analysis_job.apply(args=[job.pk])
+    job.refresh_from_db()
+    assert fake_review.calls == settings.ANALYSIS_MAX_ATTEMPTS == job.attempts
+    assert job.status == "failed"
+    assert job.error == "gave up after 3 attempts: OperationalError: database is locked"
+
+
+def test_a_worker_with_another_solver_version_leaves_the_job_to_another(
+    alice: User, fake_review: FakeReview, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    job = job_of(make_hand(alice))
+    monkeypatch.setattr(models, "SOLVER_VERSION", "0-old")
+    with pytest.raises(TransientJobError):
+        job.run("old-worker@one")
+    job.refresh_from_db()
+    assert job.status == "queued" and fake_review.calls == 0
+    assert "this worker runs solver version 0-old" in job.error
+
+
+# -- the cache -----------------------------------------------------------------------------
+
+
+def test_a_duplicate_request_reuses_the_cached_review_without_running_it(
+    alice: User,
+    bob: User,
+    fake_review: FakeReview,
+    sent: list[Sent],
+    django_capture_on_commit_callbacks: Commit,
+) -> None:
+    job_of(make_hand(alice)).run("worker@one")
+    with django_capture_on_commit_callbacks(execute=True):
+        bobs = job_of(make_hand(bob))  # another owner, the same record
+    assert (bobs.status, bobs.from_cache) == ("done", True)
+    assert bobs.result == job_of(Hand.objects.get(owner=alice)).result
+    assert (bobs.progress_done, bobs.progress_total) == (4, 4)
+    assert fake_review.calls == 1 and sent == []  # no worker involved
+
+
+def test_identical_jobs_queued_meanwhile_are_answered_by_the_one_review(
+    alice: User, bob: User, fake_review: FakeReview
+) -> None:
+    first = job_of(make_hand(alice))
+    second = job_of(make_hand(bob))
+    first.run("worker@one")
+    second.refresh_from_db()
+    assert (second.status, second.from_cache, second.result) == ("done", True, first.result)
+    second.run("worker@two")
+    assert fake_review.calls == 1
+
+
+def test_a_job_waits_for_an_identical_one_already_running(
+    alice: User, bob: User, fake_review: FakeReview
+) -> None:
+    first = job_of(make_hand(alice))
+    second = job_of(make_hand(bob))
+
+    def meanwhile(done: int, total: int) -> None:
+        if done == 1:
+            second.run("worker@two")
+            row = AnalysisJob.objects.get(pk=second.pk)
+            assert (row.status, row.attempts) == ("queued", 0)
+
+    fake_review.on_progress = meanwhile
+    first.run("worker@one")
+    second.refresh_from_db()
+    assert (second.status, second.result) == ("done", first.result)
+    assert fake_review.calls == 1
+
+
+def test_other_parameters_are_analysed_afresh(alice: User, fake_review: FakeReview) -> None:
+    hand = make_hand(alice)
+    job_of(hand).run("worker@one")
+    job, created = AnalysisJob.objects.request(hand, ReviewParams(samples=500, seed=3))
+    assert created and job.status == "queued"
+    job.run("worker@one")
+    assert fake_review.calls == 2 and AnalysisResult.objects.count() == 2
+
+
+def test_a_new_solver_version_reanalyses_on_request(
+    alice: User,
+    fake_review: FakeReview,
+    monkeypatch: pytest.MonkeyPatch,
+    sent: list[Sent],
+    django_capture_on_commit_callbacks: Commit,
+) -> None:
+    hand = make_hand(alice)
+    old = job_of(hand)
+    old.run("worker@one")
+    monkeypatch.setattr(models, "SOLVER_VERSION", "99")
+    # Without asking for the new solver, the hand keeps its analysis.
+    assert AnalysisJob.objects.request(hand) == (old, False)
+    with django_capture_on_commit_callbacks(execute=True):
+        new, created = AnalysisJob.objects.request(hand, refresh=True)
+    assert created and (new.status, new.solver_version) == ("queued", "99")
+    assert sent == [Sent(new.pk, "interactive")]
+    new.run("worker@one")
+    new.refresh_from_db()
+    assert new.status == "done" and not new.from_cache
+    assert fake_review.calls == 2
+    assert sorted(AnalysisResult.objects.values_list("solver_version", flat=True)) == [
+        SOLVER_VERSION,
+        "99",
+    ]
+
+
+def test_a_failed_analysis_is_tried_again_on_request(alice: User, fake_review: FakeReview) -> None:
+    hand = make_hand(alice)
+    fake_review.error = ValueError("boom")
+    job_of(hand).run("worker@one")
+    fake_review.error = None
+    job, created = AnalysisJob.objects.request(hand)
+    assert created and job.status == "queued"
+    job.run("worker@one")
+    job.refresh_from_db()
+    assert job.status == "done"
+
+
+def test_the_task_is_acked_late_given_back_on_worker_loss_and_time_limited(
+    settings: Any,
+) -> None:
+    task = tasks.run_analysis_job
+    assert task.acks_late is True and task.reject_on_worker_lost is True
+    assert task.soft_time_limit == settings.ANALYSIS_TIME_LIMIT_SECONDS
+    assert task.time_limit > task.soft_time_limit

@@ -4,11 +4,13 @@ from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts import api as accounts_api
+from analysis import api as analysis_api
 
 app_name = "api"
 
 urlpatterns = [
     path("me/", accounts_api.me, name="me"),
+    path("hands/<int:hand_id>/analysis", analysis_api.hand_analysis, name="hand_analysis"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
 ]

@@ -1,0 +1,191 @@
+"""The analysis endpoints of the JSON API: /api/v1/hands/{id}/analysis."""
+
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from accounts.models import User
+from analysis import models, serializers
+from analysis.models import AnalysisJob
+from analysis.solver.review import SOLVER_VERSION
+from games.models import Hand
+
+from .conftest import FakeReview
+from .hands import random_record
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def hand(alice: User) -> Hand:
+    hand, _ = Hand.objects.create_from_record(alice, random_record(1))
+    return hand
+
+
+def url(hand: Hand) -> str:
+    return f"/api/v1/hands/{hand.pk}/analysis"
+
+
+def post(client: Client, hand: Hand, body: dict[str, Any]) -> Any:
+    return client.post(url(hand), body, content_type="application/json")
+
+
+def test_the_owner_sees_the_queued_analysis_of_a_new_hand(
+    client: Client, alice: User, hand: Hand
+) -> None:
+    client.force_login(alice)
+    response = client.get(url(hand))
+    assert response.status_code == 202
+    body = response.json()
+    job = AnalysisJob.objects.get(hand=hand)
+    assert body["id"] == job.pk and body["hand"] == hand.pk
+    assert (body["status"], body["queue"], body["result"]) == ("queued", "interactive", None)
+    assert body["params"] == {"samples": 100, "seed": 0}
+    assert body["solver_version"] == body["current_solver_version"] == SOLVER_VERSION
+    assert body["progress"] == {"done": 0, "total": None}
+    assert body["requested_at"] and body["started_at"] is None
+
+
+def test_a_finished_analysis_gives_the_review(
+    client: Client, alice: User, hand: Hand, fake_review: FakeReview
+) -> None:
+    AnalysisJob.objects.get(hand=hand).run("worker@one")
+    client.force_login(alice)
+    response = client.get(url(hand))
+    assert response.status_code == 200
+    body = response.json()
+    assert body["status"] == "done" and body["progress"] == {"done": 4, "total": 4}
+    assert body["result"]["decisions"] == [{"n": n} for n in range(4)]
+    assert body["finished_at"] and body["error"] == ""
+
+
+def test_a_failed_analysis_gives_its_error(
+    client: Client, alice: User, hand: Hand, fake_review: FakeReview
+) -> None:
+    fake_review.error = ValueError("no legal card")
+    AnalysisJob.objects.get(hand=hand).run("worker@one")
+    client.force_login(alice)
+    body = client.get(url(hand)).json()
+    assert (body["status"], body["error"]) == ("failed", "ValueError: no legal card")
+
+
+@pytest.mark.parametrize("method", ["get", "post"])
+def test_another_user_cannot_tell_the_hand_exists(
+    client: Client, bob: User, hand: Hand, method: str
+) -> None:
+    client.force_login(bob)
+    response = getattr(client, method)(url(hand))
+    assert response.status_code == 404
+    assert AnalysisJob.objects.count() == 1
+
+
+@pytest.mark.parametrize("method", ["get", "post"])
+def test_an_anonymous_visitor_is_refused(client: Client, hand: Hand, method: str) -> None:
+    assert getattr(client, method)(url(hand)).status_code == 403
+
+
+def test_a_hand_that_does_not_exist_is_not_found(client: Client, alice: User) -> None:
+    client.force_login(alice)
+    assert client.get("/api/v1/hands/999999/analysis").status_code == 404
+
+
+def test_a_hand_with_no_analysis_yet_says_to_ask_for_one(
+    client: Client, alice: User, hand: Hand
+) -> None:
+    AnalysisJob.objects.all().delete()
+    client.force_login(alice)
+    response = client.get(url(hand))
+    assert response.status_code == 404
+    assert "POST" in response.json()["detail"]
+
+
+def test_asking_with_new_parameters_queues_a_new_analysis(
+    client: Client, alice: User, hand: Hand
+) -> None:
+    client.force_login(alice)
+    response = post(client, hand, {"params": {"samples": 500, "seed": 7}})
+    assert response.status_code == 202
+    body = response.json()
+    assert body["params"] == {"samples": 500, "seed": 7} and body["status"] == "queued"
+    assert AnalysisJob.objects.filter(hand=hand).count() == 2
+    assert client.get(url(hand)).json()["id"] == body["id"]  # the latest is shown
+
+
+def test_asking_again_with_the_same_parameters_gives_the_same_analysis(
+    client: Client, alice: User, hand: Hand
+) -> None:
+    client.force_login(alice)
+    first = post(client, hand, {})
+    assert first.json()["id"] == AnalysisJob.objects.get(hand=hand).pk
+    assert post(client, hand, {"params": {"samples": 100}}).json()["id"] == first.json()["id"]
+    assert AnalysisJob.objects.count() == 1
+
+
+def test_asking_for_an_identical_hand_gives_the_cached_review_at_once(
+    client: Client, alice: User, bob: User, hand: Hand, fake_review: FakeReview
+) -> None:
+    AnalysisJob.objects.get(hand=hand).run("worker@one")
+    bobs, _ = Hand.objects.create_from_record(bob, random_record(1))
+    client.force_login(bob)
+    response = client.get(url(bobs))
+    assert response.status_code == 200
+    body = response.json()
+    assert body["hand"] == bobs.pk and body["from_cache"] is True
+    assert body["result"]["decisions"] == [{"n": n} for n in range(4)]
+    assert fake_review.calls == 1
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({"params": {"samples": 0}}, "samples: expected a whole number from 1 to 2000"),
+        ({"params": {"samples": "many"}}, "samples: expected a whole number from 1 to 2000"),
+        ({"params": {"seed": 1.5}}, "seed: expected a whole number"),
+        ({"params": {"sample": 10}}, "unknown parameter 'sample'"),
+    ],
+)
+def test_bad_parameters_are_refused_with_the_message(
+    client: Client, alice: User, hand: Hand, body: dict[str, Any], message: str
+) -> None:
+    client.force_login(alice)
+    response = post(client, hand, body)
+    assert response.status_code == 400
+    assert response.json() == {"params": [message]}
+    assert AnalysisJob.objects.count() == 1
+
+
+def test_giving_the_current_solver_version_redoes_an_older_analysis(
+    client: Client,
+    alice: User,
+    hand: Hand,
+    fake_review: FakeReview,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    old = AnalysisJob.objects.get(hand=hand)
+    old.run("worker@one")
+    for module in (models, serializers):
+        monkeypatch.setattr(module, "SOLVER_VERSION", "99")
+    client.force_login(alice)
+    kept = client.get(url(hand)).json()
+    assert (kept["solver_version"], kept["current_solver_version"]) == (SOLVER_VERSION, "99")
+    assert post(client, hand, {}).json()["id"] == old.pk  # not without asking
+    response = post(client, hand, {"solver_version": "99"})
+    assert response.status_code == 202
+    assert response.json()["solver_version"] == "99" and response.json()["id"] != old.pk
+
+
+def test_an_unknown_solver_version_is_refused(client: Client, alice: User, hand: Hand) -> None:
+    client.force_login(alice)
+    response = post(client, hand, {"solver_version": "0"})
+    assert response.status_code == 400
+    assert response.json() == {
+        "solver_version": [f"this server runs solver version {SOLVER_VERSION} only"]
+    }
+
+
+def test_the_openapi_schema_describes_the_analysis_endpoint(client: Client, alice: User) -> None:
+    client.force_login(alice)
+    schema = client.get("/api/v1/schema/", headers={"Accept": "application/json"}).json()
+    operations = schema["paths"]["/api/v1/hands/{hand_id}/analysis"]
+    assert set(operations) >= {"get", "post"}

@@ -173,6 +173,7 @@ class Solver:
         self._suit_of = tables.suit_of
         self._strength = tables.strength
         self._suit_mask = tables.suit_mask
+        self._order = tables.order
         self._trump = -1 if self.strain == NO_TRUMP else self.strain
         nxt = []
         for seat in range(4):
@@ -236,10 +237,38 @@ class Solver:
         """For each legal card of the seat to move: North-South's tricks after playing it."""
         self._check(position)
         values: dict[int, int] = {}
-        for card in self.legal(position):
-            child, won = self.child(position, card)
-            values[card] = won + self.solve(child)
+        for group in self.equivalent_groups(position):
+            child, won = self.child(position, group[0])
+            value = won + self.solve(child)
+            for card in group:
+                values[card] = value
         return values
+
+    def equivalent_groups(self, position: Position) -> list[list[int]]:
+        """The legal cards of the seat to move, grouped where they are equivalent: the same
+        effective suit and adjacent in strength among the cards still out (in hands or in
+        the trick in progress), so that playing either comes to the same.
+        """
+        legal = 0
+        for card in self.legal(position):
+            legal |= 1 << card
+        out = position.hands[0] | position.hands[1] | position.hands[2] | position.hands[3]
+        for card in position.trick:
+            out |= 1 << card
+        groups: list[list[int]] = []
+        for suit in range(4):
+            run: list[int] | None = None
+            for card in self._order[suit]:
+                if not out >> card & 1:
+                    continue
+                if legal >> card & 1:
+                    if run is None:
+                        run = []
+                        groups.append(run)
+                    run.append(card)
+                else:
+                    run = None
+        return groups
 
     def legal(self, position: Position) -> list[int]:
         """The legal cards of the seat to move, as card indices."""

@@ -246,16 +246,25 @@ def _solve_strain(
         position = Position(strain, (base[0], base[1], base[2], base[3]), leader, (), active)
         ns = solvers(position).solve(position)
         return ns if team is Team.NS else 5 - ns
-    best: int | None = None
     six = [*hands[dealer], upcard]
+    dealer_ns = dealer.team is Team.NS
+    best: int | None = None
     for discard in six:
         kept = list(base)
         kept[dealer.number] = card_mask([c for c in six if c != discard])
         position = Position(strain, (kept[0], kept[1], kept[2], kept[3]), leader, (), active)
-        ns = solvers(position).solve(position)
-        dealer_side = ns if dealer.team is Team.NS else 5 - ns
-        if best is None or dealer_side > best:
-            best = dealer_side
+        solver = solvers(position)
+        if best is not None:
+            # Only a better discard matters: one zero-window test says whether this one is.
+            better = (
+                solver.at_least(position, best + 1)
+                if dealer_ns
+                else not solver.at_least(position, 5 - best)
+            )
+            if not better:
+                continue
+        ns = solver.solve(position)
+        best = ns if dealer_ns else 5 - ns
     assert best is not None
     return best if team is dealer.team else 5 - best
 

@@ -127,3 +127,23 @@ def test_a_discard_after_the_play_has_a_known_chosen_card() -> None:
         ):
             assert decision.seat is seat
             assert decision.chosen == action.card
+
+
+def test_in_the_upcards_suit_the_dealer_discards_what_is_best_for_its_side() -> None:
+    [record] = played_records(1, PRESETS["standard"], seed=8)
+    table = dd_table(record)
+    upcard, dealer = record.upcard, record.dealer
+    strain = "SHDC".index(upcard.suit.value)
+    hands = {s: sum(1 << c.index for c in record.hands[s] if c is not None) for s in SEATS}
+    six = hands[dealer] | 1 << upcard.index
+    best = None
+    for i in range(24):
+        if six >> i & 1:
+            trial = dict(hands)
+            trial[dealer] = six ^ (1 << i)
+            ns = brute_force(strain, tuple(trial[s] for s in SEATS), dealer.next.number)
+            side = ns if dealer.team is Team.NS else 5 - ns
+            best = side if best is None else max(best, side)
+    assert best is not None
+    expected_ns = best if dealer.team is Team.NS else 5 - best
+    assert table[upcard.suit.value]["NS"] == expected_ns

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from games.engine.cards import Card, Rank, Seat, Suit, effective_suit
 
-__all__ = ["MARKS", "THRESHOLDS", "Line", "classify", "explain_card", "short_name"]
+__all__ = ["MARKS", "THRESHOLDS", "Line", "classify", "explain_call", "explain_card", "short_name"]
 
 THRESHOLDS: tuple[tuple[str, float], ...] = (
     ("blunder", 0.70),
@@ -123,3 +123,52 @@ def _who(winner: Seat, seat: Seat) -> str:
     if winner is seat.partner:
         return f"your partner ({winner.word})"
     return winner.word
+
+
+def _call_words(label: str) -> str:
+    """``order_up alone`` -> ``ordering up alone``; ``name H`` -> ``naming hearts``."""
+    words = label.split()
+    alone = " alone" if words[-1] == "alone" else ""
+    kind = words[0]
+    if kind == "pass":
+        return "passing"
+    if kind == "order_up":
+        return "ordering up" + alone
+    if kind == "defend_alone":
+        return "defending alone"
+    if kind == "farmer":
+        return "asking for a redeal" if words[1] == "redeal" else "swapping a farmer's hand"
+    strain = words[1]
+    suit = "no-trump" if strain == "NT" else Suit(strain).plural
+    return f"naming {suit}{alone}"
+
+
+def explain_call(
+    *,
+    chosen: str,
+    best: str,
+    chosen_ev: float,
+    best_ev: float,
+    loss: float,
+    samples: int,
+    hand: list[Card],
+    upcard: Card,
+    gets_upcard: bool,
+    best_strain: object,
+) -> str:
+    """One sentence on a bidding decision: what the better call was worth, and why."""
+    mine, theirs = _call_words(chosen), _call_words(best)
+    sentence = (
+        f"{mine.capitalize()} gives up {_points(loss)} on average against {theirs}, "
+        f"over {samples} layouts of the cards you could not see "
+        f"({theirs} averaged {best_ev:+.2f}, {mine} {chosen_ev:+.2f})"
+    )
+    if isinstance(best_strain, Suit):
+        from games.bots.policy import describe_hand
+
+        cards = list(hand)
+        if best.startswith("order_up") and gets_upcard and upcard not in cards:
+            cards.append(upcard)
+        reason = describe_hand(cards, best_strain)
+        sentence += f": {reason[0].lower()}{reason[1:]}"
+    return sentence + "."

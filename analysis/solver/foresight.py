@@ -16,10 +16,11 @@ from __future__ import annotations
 import copy
 import math
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from games.engine.cards import ALL_CARDS, Card, Seat, Suit, Team, effective_suit, power
-from games.engine.hand import Discard, FarmerSwap, HandState, Phase
+from games.engine.hand import Action, Discard, FarmerSwap, HandState, Phase
 from games.engine.rules import Rules
 from games.engine.scoring import scoring_row
 
@@ -29,6 +30,8 @@ from .tables import card_mask
 
 __all__ = [
     "Layout",
+    "Policy",
+    "call_foresight",
     "OptionValue",
     "card_foresight",
     "discard_foresight",
@@ -298,3 +301,102 @@ def discard_foresight(
             values[card].append(_net_points(solver, position, trial, team, 0))
     summaries = {card: _summary(v) for card, v in values.items()}
     return {member: summaries[card] for card, group in groups.items() for member in group}
+
+
+Policy = Callable[[HandState, Seat], Action]
+"""How the other decisions of a hand are made when an option is followed to its end: the
+project's standard policy, injected so the solver does not depend on the bots."""
+
+
+def call_options(state: HandState) -> list[Action]:
+    """The options of a bidding decision (the auction, defending alone, the farmer's hand),
+    with the farmer's possible swaps counted as one option each.
+    """
+    return state.legal_actions()
+
+
+def _deal_for(
+    state: HandState, seat: Seat, rng: random.Random
+) -> tuple[dict[Seat, list[Card | None]], list[Card | None]] | None:
+    """A dealt layout consistent with what ``seat`` knows before the play: its own dealt
+    hand, the upcard, and a farmer's three shown cards (dealt to the farmer)."""
+    own = state.dealt[seat]
+    if None in own:
+        return None
+    shown: tuple[Card, ...] = ()
+    if isinstance(state.farmer, FarmerSwap) and state.farmer_seat is not seat:
+        shown = state.farmer.cards
+    known = {c for c in own if c is not None} | {state.upcard} | set(shown)
+    pool = [c for c in ALL_CARDS if c not in known]
+    rng.shuffle(pool)
+    hands: dict[Seat, list[Card | None]] = {seat: list(own)}
+    position = 0
+    for other in _SEATS:
+        if other is seat:
+            continue
+        cards: list[Card | None] = []
+        if other is state.farmer_seat and shown:
+            cards.extend(shown)
+        need = 5 - len(cards)
+        cards.extend(pool[position : position + need])
+        position += need
+        hands[other] = cards
+    kitty: list[Card | None] = list(pool[position : position + 3])
+    return hands, kitty
+
+
+def call_foresight(
+    state: HandState,
+    seat: Seat,
+    samples: int,
+    rng: random.Random,
+    policy: Policy,
+) -> dict[Action, OptionValue]:
+    """Expected net points for ``seat``'s side of each option of a bidding decision. Each
+    option is followed to the end of the auction (and the dealer's discard) by ``policy``
+    for every seat, then the play is solved double dummy in each sampled layout.
+    """
+    options = call_options(state)
+    values: dict[Action, list[float]] = {option: [] for option in options}
+    history = list(state.history)
+    solvers: dict[tuple[int, tuple[bool, bool, bool, bool]], Solver] = {}
+    for _ in range(samples):
+        dealt = _deal_for(state, seat, rng)
+        if dealt is None:
+            raise Unknown(f"{seat}'s own cards are not all known")
+        hands, kitty = dealt
+        for option in options:
+            trial = HandState(state.rules, state.dealer, hands, state.upcard, kitty)
+            for _, action in history:
+                trial.apply(action)
+            trial.apply(option)
+            while trial.phase not in (Phase.PLAY, Phase.DONE):
+                assert trial.current_seat is not None
+                trial.apply(policy(trial, trial.current_seat))
+            values[option].append(_play_out(trial, seat.team, solvers))
+    return {option: _summary(v) for option, v in values.items()}
+
+
+def _play_out(
+    state: HandState,
+    team: Team,
+    solvers: dict[tuple[int, tuple[bool, bool, bool, bool]], Solver],
+) -> int:
+    """Net points for ``team`` of a hand whose auction is over, played double dummy."""
+    if state.phase is Phase.DONE:
+        return 0  # thrown in: nobody scores
+    assert state.strain is not None
+    strain = strain_number(state.strain)
+    active = tuple(not state.sits_out(s) for s in _SEATS)
+    act = (active[0], active[1], active[2], active[3])
+    solver = solvers.get((strain, act))
+    if solver is None:
+        solver = solvers[(strain, act)] = Solver(strain, act)
+    masks = [0, 0, 0, 0]
+    for s in _SEATS:
+        if act[s.number]:
+            masks[s.number] = card_mask([c for c in state.hands[s] if c is not None])
+    position = Position(
+        strain, (masks[0], masks[1], masks[2], masks[3]), state.tricks[-1].leader.number, (), act
+    )
+    return _net_points(solver, position, state, team, 0)

@@ -18,12 +18,20 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from games.engine.cards import ALL_CARDS, Card, Seat
-from games.engine.hand import Discard, HandState, Play
+from games.engine.hand import (
+    Action,
+    Call,
+    Discard,
+    FarmerRedeal,
+    FarmerSwap,
+    HandState,
+    Play,
+)
 from games.engine.record import HandRecord
 
 from .dd import Position
-from .explain import MARKS, Line, classify, explain_card
-from .foresight import card_foresight, discard_foresight, paired_loss
+from .explain import MARKS, Line, classify, explain_call, explain_card
+from .foresight import Policy, call_foresight, card_foresight, discard_foresight, paired_loss
 from .hindsight import (
     Solvers,
     Unknown,
@@ -67,14 +75,40 @@ class ReviewParams:
 
 
 def count_decisions(record: HandRecord) -> int:
-    """How many decisions a review of ``record`` goes through (its progress total)."""
-    return sum(1 for _, action in record.state.history if isinstance(action, Discard | Play))
+    """How many decisions a review of ``record`` goes through (its progress total): every
+    call (declarations declined included), the discard and every card."""
+    return len(record.state.history)
+
+
+def standard_policy(state: HandState, seat: Seat) -> Action:
+    """The project's standard bidding policy (``games.bots.policy``) for ``seat``."""
+    from games.bots.policy import decide, observe
+
+    return decide(observe(state, seat))
+
+
+def call_label(action: Action) -> str:
+    """A bidding option as the review and the quiz write it: ``pass``, ``order_up``,
+    ``order_up alone``, ``name H``, ``name NT alone``, ``defend_alone``,
+    ``farmer 9S 9H 9D``, ``farmer redeal``."""
+    if isinstance(action, FarmerSwap):
+        return "farmer " + " ".join(str(c) for c in action.cards)
+    if isinstance(action, FarmerRedeal):
+        return "farmer redeal"
+    assert isinstance(action, Call)
+    label = action.kind if action.kind != "name" else f"name {action.suit}"
+    return label + (" alone" if action.alone else "")
 
 
 def review_hand(
-    record: HandRecord, params: ReviewParams, progress: Progress | None = None
+    record: HandRecord,
+    params: ReviewParams,
+    progress: Progress | None = None,
+    policy: Policy | None = None,
 ) -> dict[str, Any]:
-    """The hand's result and the review of each of its decisions."""
+    """The hand's result and the review of each of its decisions. Passes (and every other
+    call) are valued by following them with ``policy``, the standard one by default."""
+    policy = policy or standard_policy
     total = count_decisions(record)
     if progress is not None:
         progress(0, total)
@@ -82,11 +116,13 @@ def review_hand(
     solvers = Solvers()
     decisions: list[dict[str, Any]] = []
     for seat, action in record.state.history:
+        rng = random.Random(f"{params.seed}:{len(decisions)}")
         if isinstance(action, Discard | Play):
-            rng = random.Random(f"{params.seed}:{len(decisions)}")
             decisions.append(_review_decision(state, seat, action, params, rng, solvers))
-            if progress is not None:
-                progress(len(decisions), total)
+        else:
+            decisions.append(_review_call(state, seat, action, params, rng, policy))
+        if progress is not None:
+            progress(len(decisions), total)
         state.apply(action)
     return {
         "result": record.state.result().to_json(),
@@ -94,6 +130,71 @@ def review_hand(
         "solver_version": SOLVER_VERSION,
         "params": params.to_json(),
     }
+
+
+def _review_call(
+    state: HandState,
+    seat: Seat,
+    action: Action,
+    params: ReviewParams,
+    rng: random.Random,
+    policy: Policy,
+) -> dict[str, Any]:
+    """A bidding decision, judged by foresight (hindsight has no meaning before the play)."""
+    out: dict[str, Any] = {"kind": "call", "seat": seat.value, "chosen": call_label(action)}
+    out["mark"] = None
+    out["class"] = None
+    out["explanation"] = None
+    if params.samples == 0:
+        return out
+    options = state.legal_actions()
+    if len(options) == 1:
+        out["foresight"] = {"forced": True}
+        return out
+    try:
+        values = call_foresight(state, seat, params.samples, rng, policy)
+    except Unknown as unknown:
+        out["foresight"] = {"reason": unknown.reason}
+        return out
+    order = {option: i for i, option in enumerate(options)}
+    best = max(values, key=lambda a: (values[a].mean, -order[a]))
+    loss, loss_se = paired_loss(values[best], values[action])
+    grade = classify(loss, loss_se)
+    out["foresight"] = {
+        "samples": params.samples,
+        "best": call_label(best),
+        "loss": round(loss, 4),
+        "loss_se": round(loss_se, 4),
+        "options": [
+            {"call": call_label(option), "ev": round(value.mean, 4), "se": round(value.se, 4)}
+            for option, value in values.items()
+        ],
+    }
+    if grade is not None:
+        out["class"] = grade
+        out["mark"] = MARKS[grade]
+        hand = [c for c in state.hands[seat] if c is not None]
+        out["explanation"] = explain_call(
+            chosen=call_label(action),
+            best=call_label(best),
+            chosen_ev=values[action].mean,
+            best_ev=values[best].mean,
+            loss=loss,
+            samples=params.samples,
+            hand=hand,
+            upcard=state.upcard,
+            gets_upcard=seat is state.dealer,
+            best_strain=_strain_of(best, state),
+        )
+    return out
+
+
+def _strain_of(action: Action, state: HandState) -> object:
+    if isinstance(action, Call) and action.kind == "order_up":
+        return state.upcard.suit
+    if isinstance(action, Call) and action.kind == "name":
+        return action.suit
+    return None
 
 
 def _review_decision(

@@ -26,7 +26,9 @@ def test_analyze_hand_reviews_every_card_with_dd_tricks(tmp_path: Path) -> None:
     path.write_text(json.dumps(MARCH))
     [line] = run("analyze_hand", path)
     assert line["result"]["points"] == {"NS": 2, "EW": 0}
-    decisions = line["decisions"]
+    calls = [d for d in line["decisions"] if d["kind"] == "call"]
+    decisions = [d for d in line["decisions"] if d["kind"] != "call"]
+    assert [c["chosen"] for c in calls] == ["pass"] * 4 + ["name H"]
     assert len(decisions) == 20
     first = decisions[0]
     assert first["kind"] == "play" and first["seat"] == "N" and first["trick"] == 1
@@ -72,7 +74,7 @@ def test_analyze_hand_marks_decisions_with_unknown_cards_not_reviewable(tmp_path
     path = tmp_path / "lone.json"
     path.write_text(json.dumps(lone))
     [line] = run("analyze_hand", path)
-    discard, *plays = line["decisions"]
+    discard, *plays = [d for d in line["decisions"] if d["kind"] != "call"]
     assert discard["kind"] == "discard" and discard["reviewable"] is False
     assert "discard" in discard["reason"] and "options" not in discard
     # The dealer's four kept cards and the upcard are known: the play is reviewable.

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PURE_PACKAGES = ("games.engine", "analysis.solver")
+PURE_PACKAGES = ("games.engine", "games.bots", "analysis.solver")
 FORBIDDEN = ("django", "rest_framework", "celery")
 
 

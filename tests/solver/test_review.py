@@ -62,10 +62,25 @@ def test_throwing_a_sure_winner_instead_of_trumping_is_a_blunder() -> None:
     assert "trick 4" in explanation
 
 
-def test_a_hand_without_a_choice_that_matters_has_no_marks() -> None:
+def test_no_card_is_marked_when_every_card_marches() -> None:
     review = review_hand(parse_record(MARCH), ReviewParams(samples=30, seed=1))
-    assert [d for d in review["decisions"] if d["mark"]] == []
-    assert all(d["foresight"].get("loss", 0) == 0 for d in review["decisions"])
+    plays = [d for d in review["decisions"] if d["kind"] == "play"]
+    assert len(plays) == 20
+    assert [d for d in plays if d["mark"]] == []
+    assert all(d["foresight"].get("loss", 0) == 0 for d in plays)
+
+
+def test_passing_five_trumps_is_a_blunder_and_naming_them_without_going_alone_too() -> None:
+    # East holds A K Q J 10 of spades under a spade upcard; North five top hearts.
+    review = review_hand(parse_record(MARCH), ReviewParams(samples=30, seed=1))
+    calls = [d for d in review["decisions"] if d["kind"] == "call"]
+    assert [d["chosen"] for d in calls] == ["pass"] * 4 + ["name H"]
+    east = calls[1]
+    assert east["seat"] == "E" and east["class"] == "blunder"
+    assert east["foresight"]["best"].startswith("order_up")
+    north = calls[4]
+    assert north["class"] == "blunder" and north["foresight"]["best"] == "name H alone"
+    assert "both bowers" in north["explanation"]
 
 
 def test_the_same_seed_gives_the_same_review() -> None:

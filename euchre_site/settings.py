@@ -214,6 +214,9 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         # The database row is the record of a job; keeping every consumed
         # message as well would only fill the disk.
         "store_processed": False,
+        # The transport polls its folder; at the default 1 s a worker that finishes a
+        # job waits up to a second before it sees the next one.
+        "polling_interval": 0.1,
     }
     for _folder in ("messages", "processed", "control"):
         (_celery_dir / _folder).mkdir(parents=True, exist_ok=True)

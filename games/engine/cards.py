@@ -16,7 +16,7 @@ True
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 __all__ = [
     "ALL_CARDS",
@@ -73,6 +73,9 @@ class Suit(enum.Enum):
     def __str__(self) -> str:
         return self.value
 
+    # Members are singletons: hash them by identity, not by name as Enum does in Python.
+    __hash__ = object.__hash__
+
 
 _SAME_COLOUR = {
     Suit.SPADES: Suit.CLUBS,
@@ -102,12 +105,27 @@ class Rank(enum.IntEnum):
         return ("nine", "ten", "jack", "queen", "king", "ace")[self.value]
 
 
-@dataclass(frozen=True, slots=True)
+_SUIT_ORDER = {Suit.SPADES: 0, Suit.HEARTS: 1, Suit.DIAMONDS: 2, Suit.CLUBS: 3}
+
+
+@dataclass(frozen=True, slots=True, eq=False)
 class Card:
-    """One of the 24 cards. Instances are interned: use :func:`parse_card` or ``ALL_CARDS``."""
+    """One of the 24 cards. Use :func:`parse_card` or ``ALL_CARDS`` rather than building one."""
 
     rank: Rank
     suit: Suit
+    index: int = field(init=False, repr=False)
+    """0..23, suit-major in S H D C order; the solver's bit position. Cards are hashed and
+    compared by it, which keeps the many set and dict look-ups of play cheap."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "index", _SUIT_ORDER[self.suit] * 6 + int(self.rank))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Card) and other.index == self.index
+
+    def __hash__(self) -> int:
+        return self.index
 
     def __str__(self) -> str:
         return self.rank.letter + self.suit.value
@@ -115,13 +133,6 @@ class Card:
     def __repr__(self) -> str:
         return str(self)
 
-    @property
-    def index(self) -> int:
-        """0..23, suit-major in S H D C order; the solver's bit position."""
-        return _SUIT_ORDER[self.suit] * 6 + int(self.rank)
-
-
-_SUIT_ORDER = {Suit.SPADES: 0, Suit.HEARTS: 1, Suit.DIAMONDS: 2, Suit.CLUBS: 3}
 
 ALL_CARDS: tuple[Card, ...] = tuple(Card(rank, suit) for suit in Suit for rank in Rank)
 """The 24-card deck, suit by suit (S H D C), nine to ace."""
@@ -260,6 +271,9 @@ class Seat(enum.Enum):
     def __str__(self) -> str:
         return self.value
 
+    # Members are singletons: hash them by identity, not by name as Enum does in Python.
+    __hash__ = object.__hash__
+
 
 _SEATS = list(Seat)
 
@@ -274,6 +288,9 @@ class Team(enum.Enum):
 
     def __str__(self) -> str:
         return self.value
+
+    # Members are singletons: hash them by identity, not by name as Enum does in Python.
+    __hash__ = object.__hash__
 
 
 def parse_seat(text: object) -> Seat:

@@ -1,0 +1,217 @@
+"""Solver benchmarks: the figures of the analysis issue, each beside a plain memoised minimax.
+
+Run from the repository root:
+
+    .venv/bin/python benchmarks/solver.py            # the figures quoted in the README
+    .venv/bin/python benchmarks/solver.py --quick    # fewer deals, for a quick look
+
+Every figure is measured on the same seeded deals in the same run:
+
+- one full-deal solve: the value from the opening lead (hands as dealt, the upcard's suit
+  trump, the first lead left of the dealer);
+- a full-hand hindsight review: every discard and every card, every option;
+- a deal's double-dummy table: every strain, both partnerships, each seat alone;
+- a full-hand foresight review at 100 samples per decision (every call, the discard and
+  every card), on one process.
+
+Hands to review are dealt by the engine and played by four Normal bots.
+
+The baseline is a plain minimax over every legal card that remembers the value of each
+whole-trick position and nothing else: no pruning, no move ordering, no equivalent cards.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from analysis.solver.dd import Position, Solver  # noqa: E402
+from analysis.solver.hindsight import dd_table, hindsight_review  # noqa: E402
+from analysis.solver.review import ReviewParams, review_hand  # noqa: E402
+from analysis.solver.tables import card_mask, tables_for  # noqa: E402
+from games.engine.cards import Seat, Suit  # noqa: E402
+from games.engine.game import Game, deal  # noqa: E402
+from games.engine.record import HandRecord, parse_record, record_from_state  # noqa: E402
+from games.engine.rules import PRESETS  # noqa: E402
+
+SUITS = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
+
+
+class Baseline:
+    """Plain memoised minimax: every legal card, the value of each trick-start position kept."""
+
+    def __init__(self, strain: int, active: tuple[bool, bool, bool, bool]) -> None:
+        tables = tables_for(strain)
+        self.suit_of, self.strength, self.suit_mask = (
+            tables.suit_of,
+            tables.strength,
+            tables.suit_mask,
+        )
+        self.trump = -1 if strain == 4 else strain
+        self.active = active
+        self.players = sum(active)
+        self.memo: dict[tuple[int, int, int, int, int], int] = {}
+
+    def next_seat(self, seat: int) -> int:
+        seat = (seat + 1) % 4
+        while not self.active[seat]:
+            seat = (seat + 1) % 4
+        return seat
+
+    def solve(self, position: Position) -> int:
+        trick = []
+        seat = position.leader
+        for card in position.trick:
+            trick.append((seat, card))
+            seat = self.next_seat(seat)
+        return self.play(list(position.hands), seat, trick)
+
+    def options(self, position: Position) -> dict[int, int]:
+        values = {}
+        hands = list(position.hands)
+        trick = []
+        seat = position.leader
+        for card in position.trick:
+            trick.append((seat, card))
+            seat = self.next_seat(seat)
+        for card in self.legal(hands[seat], trick):
+            hands[seat] ^= 1 << card
+            values[card] = self.after(hands, seat, [*trick, (seat, card)])
+            hands[seat] ^= 1 << card
+        return values
+
+    def legal(self, hand: int, trick: list[tuple[int, int]]) -> list[int]:
+        if trick:
+            follow = hand & self.suit_mask[self.suit_of[trick[0][1]]]
+            hand = follow or hand
+        return [i for i in range(24) if hand >> i & 1]
+
+    def after(self, hands: list[int], seat: int, trick: list[tuple[int, int]]) -> int:
+        if len(trick) < self.players:
+            return self.play(hands, self.next_seat(seat), trick)
+        led = self.suit_of[trick[0][1]]
+        best, winner = -1, trick[0][0]
+        for s, card in trick:
+            suit = self.suit_of[card]
+            if (suit == led or suit == self.trump) and self.strength[card] > best:
+                best, winner = self.strength[card], s
+        won = 1 if winner % 2 == 0 else 0
+        if not hands[winner]:
+            return won
+        key = (hands[0], hands[1], hands[2], hands[3], winner)
+        if key not in self.memo:
+            self.memo[key] = self.play(hands, winner, [])
+        return won + self.memo[key]
+
+    def play(self, hands: list[int], seat: int, trick: list[tuple[int, int]]) -> int:
+        values = []
+        for card in self.legal(hands[seat], trick):
+            hands[seat] ^= 1 << card
+            values.append(self.after(hands, seat, [*trick, (seat, card)]))
+            hands[seat] ^= 1 << card
+        return max(values) if seat % 2 == 0 else min(values)
+
+
+def full_deals(count: int, seed: int) -> list[Position]:
+    rng = random.Random(seed)
+    positions = []
+    for _ in range(count):
+        dealer = rng.choice(list(Seat))
+        dealt = deal(rng, dealer)
+        hands = [card_mask([c for c in dealt.hands[s] if c is not None]) for s in Seat]
+        strain = SUITS.index(dealt.upcard.suit)
+        positions.append(
+            Position(strain, (hands[0], hands[1], hands[2], hands[3]), dealer.next.number)
+        )
+    return positions
+
+
+def played_hands(count: int, seed: int) -> list[HandRecord]:
+    """Whole hands dealt by the engine and played by four Normal bots (thrown-in hands are
+    skipped: there is nothing to review in them)."""
+    from games.bots.match import play_hand
+    from games.bots.policy import decide
+
+    players = dict.fromkeys(Seat, decide)
+    records: list[HandRecord] = []
+    game_seed = seed * 1000
+    while len(records) < count:
+        game_seed += 1
+        hand = play_hand(Game(PRESETS["standard"], game_seed).new_hand(), players)
+        if not hand.passed_out:
+            records.append(parse_record(record_from_state(hand)))
+    return records
+
+
+def timed(items: list, work: Callable[[object], object]) -> list[float]:
+    times = []
+    for item in items:
+        start = time.perf_counter()
+        work(item)
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def baseline_review(record: HandRecord) -> None:
+    """What the hindsight review computes, every option of every card, by the baseline."""
+    from analysis.solver.hindsight import position_of, revealed_state
+    from games.engine.hand import Play
+
+    state = revealed_state(record)
+    baselines: dict[tuple[int, tuple[bool, bool, bool, bool]], Baseline] = {}
+    for _, action in record.state.history:
+        if isinstance(action, Play):
+            position = position_of(state)
+            key = (position.strain, position.active)
+            baseline = baselines.setdefault(key, Baseline(*key))
+            baseline.options(position)
+        state.apply(action)
+
+
+def line(name: str, ours: list[float], theirs: list[float] | None, unit: str = "ms") -> None:
+    scale = 1000 if unit == "ms" else 1
+    mine = statistics.median(ours) * scale
+    text = f"{name:<44} median {mine:8.3f} {unit}   (n={len(ours)})"
+    if theirs:
+        base = statistics.median(theirs) * scale
+        text += f"   baseline {base:9.3f} {unit} (n={len(theirs)})   {base / mine:6.1f}x"
+    print(text, flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer deals and hands")
+    parser.add_argument("--seed", type=int, default=2026)
+    args = parser.parse_args()
+    deals_n, base_n, hands_n, base_hands_n, foresight_n = (
+        (60, 8, 10, 2, 3) if args.quick else (400, 30, 60, 6, 12)
+    )
+    print(f"Python {sys.version.split()[0]}; seed {args.seed}")
+
+    positions = full_deals(deals_n, args.seed)
+    ours = timed(positions, lambda p: Solver(p.strain).solve(p))  # type: ignore[attr-defined]
+    theirs = timed(positions[:base_n], lambda p: Baseline(p.strain, p.active).solve(p))  # type: ignore[attr-defined]
+    line("one full-deal solve", ours, theirs)
+
+    records = played_hands(hands_n, args.seed)
+    ours = timed(records, lambda r: hindsight_review(r))  # type: ignore[arg-type]
+    theirs = timed(records[:base_hands_n], lambda r: baseline_review(r))  # type: ignore[arg-type]
+    line("full-hand hindsight review", ours, theirs)
+
+    ours = timed(records, lambda r: dd_table(r))  # type: ignore[arg-type]
+    line("double-dummy table (every strain, alone too)", ours, None)
+
+    params = ReviewParams(samples=100, seed=1)
+    ours = timed(records[:foresight_n], lambda r: review_hand(r, params))  # type: ignore[arg-type]
+    line("full-hand foresight review, 100 samples", ours, None, unit="s")
+
+
+if __name__ == "__main__":
+    main()

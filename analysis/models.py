@@ -3,15 +3,24 @@ from __future__ import annotations
 import json
 import logging
 import math
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
-from django.db import DatabaseError, InterfaceError, OperationalError, models, transaction
+from django.db import (
+    DatabaseError,
+    InterfaceError,
+    OperationalError,
+    connection,
+    models,
+    transaction,
+)
 from django.db.models import F
 from django.utils import timezone
 
@@ -408,7 +417,8 @@ class AnalysisJob(models.Model):
         record = parse_record(self.hand.record)
         params = ReviewParams.from_json(self.params)
         started = time.monotonic()
-        review = review_hand(record, params, self._progress_saver(attempt))
+        with self._heartbeat(attempt):
+            review = review_hand(record, params, self._progress_saver(attempt))
         result, created = AnalysisResult.objects.get_or_create(
             record_hash=self.record_hash,
             params_key=self.params_key,
@@ -416,6 +426,37 @@ class AnalysisJob(models.Model):
             defaults={"review": review, "seconds": time.monotonic() - started},
         )
         self._finish(attempt, result, from_cache=not created)
+
+    @contextmanager
+    def _heartbeat(self, attempt: int) -> Iterator[None]:
+        """Renew the lease from a thread while the review runs, however long one decision
+        takes: the lease measures whether the worker is alive; the time limit, whether
+        the review hangs."""
+        stop = threading.Event()
+        lease = settings.ANALYSIS_LEASE_SECONDS
+
+        def beat() -> None:
+            try:
+                while not stop.wait(lease / 4):
+                    try:
+                        renewed = self._mine(attempt).update(
+                            deadline=timezone.now() + timedelta(seconds=lease)
+                        )
+                    except DatabaseError:
+                        logger.exception("Analysis job %s: the lease was not renewed", self.pk)
+                        continue
+                    if not renewed:
+                        return  # claim lost: the next save of progress stops the review
+            finally:
+                connection.close()  # this thread's own
+
+        thread = threading.Thread(target=beat, name=f"analysis-job-{self.pk}-lease", daemon=True)
+        thread.start()
+        try:
+            yield
+        finally:
+            stop.set()
+            thread.join()
 
     def _progress_saver(self, attempt: int) -> Callable[[int, int], None]:
         last_saved = -math.inf

@@ -252,8 +252,9 @@ CELERY_BEAT_SCHEDULE = {
 
 # Analysis jobs --------------------------------------------------------------
 
-# A running job holds a lease that each save of its progress renews; the sweep
-# queues again a running job whose lease ran out (its worker died or hangs).
+# A running job holds a lease that its worker renews while it lives (a heartbeat at
+# each quarter, and each save of progress); the sweep queues again a running job
+# whose lease ran out (its worker died).
 ANALYSIS_LEASE_SECONDS = int(os.environ.get("ANALYSIS_LEASE_SECONDS") or "120")
 # The sweep sends again a queued job that no worker started within its queue's
 # wait, which doubles at each sending so that a long backlog is not flooded.

@@ -5,6 +5,8 @@ broker is replaced by the `sent` list. A worker is `job.run(...)`, or the task a
 in this process.
 """
 
+import itertools
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -179,6 +181,28 @@ def test_saving_progress_renews_the_lease(
     )
     job.run("worker@one")
     assert deadlines == sorted(deadlines) and deadlines[0] < deadlines[-1]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_lease_is_renewed_while_one_decision_takes_long(
+    alice: User, fake_review: FakeReview, monkeypatch: pytest.MonkeyPatch, settings: Any
+) -> None:
+    settings.ANALYSIS_LEASE_SECONDS = 0.4  # renewed every 0.1 s
+    monkeypatch.setattr(models, "PROGRESS_SAVE_SECONDS", 60)  # only the first save
+    job = job_of(make_hand(alice))
+    deadlines = []
+
+    def slow_decision(done: int, total: int) -> None:
+        if done == 1:
+            for _ in range(4):
+                deadlines.append(AnalysisJob.objects.get(pk=job.pk).deadline)
+                time.sleep(0.25)
+
+    fake_review.on_progress = slow_decision
+    job.run("worker@one")
+    assert all(earlier < later for earlier, later in itertools.pairwise(deadlines))
+    job.refresh_from_db()
+    assert job.status == "done"
 
 
 def test_a_worker_that_lost_its_claim_stops_and_writes_nothing(

@@ -2,12 +2,20 @@ from __future__ import annotations
 
 import hashlib
 import json
+import secrets
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import IntegrityError, models, transaction
 
-from games.engine.record import format_record, parse_record
+from games.bots import BOTS, observe
+from games.engine.actions import ActionError, format_action, parse_action
+from games.engine.cards import Seat, Team
+from games.engine.game import Game
+from games.engine.hand import Action, HandState, IllegalAction, Phase
+from games.engine.record import format_record, parse_record, record_from_state
+from games.engine.rules import Rules, format_rules, parse_rules
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -17,6 +25,10 @@ def record_hash(canonical: dict[str, Any]) -> str:
     """The SHA-256 of a canonical record's compact, key-sorted JSON: equal hands, equal hashes."""
     text = json.dumps(canonical, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _zero_scores() -> dict[str, int]:
+    return {"NS": 0, "EW": 0}
 
 
 def _preset_name(rules: dict[str, Any]) -> str:
@@ -97,3 +109,234 @@ class Hand(models.Model):
 
     def __str__(self) -> str:
         return self.title or f"Hand {self.pk}"
+
+
+class GameError(ValueError):
+    """An action the game cannot take now; the message is meant for the player."""
+
+
+HUMAN_SEAT = Seat.S
+"""The player always sits South; the partner is North, the opponents West and East."""
+
+
+class Level(models.TextChoices):
+    EASY = "easy", "Easy"
+    NORMAL = "normal", "Normal"
+
+
+@dataclass
+class Live:
+    """A game rebuilt from its row: the engine's ``Game`` and its current hand."""
+
+    game: Game
+    hand: HandState
+
+    @property
+    def hand_over(self) -> bool:
+        return self.hand.is_terminal
+
+
+class GamePlayQuerySet(models.QuerySet["GamePlay"]):
+    def owned_by(self, user: User) -> GamePlayQuerySet:
+        return self.filter(owner=user)
+
+    def start(
+        self,
+        owner: User,
+        rules: Rules,
+        *,
+        partner_level: str = Level.NORMAL,
+        opponents_level: str = Level.NORMAL,
+        seed: int | None = None,
+    ) -> GamePlay:
+        """A new game for `owner` under `rules` (their target included), dealt from `seed`."""
+        if seed is None:
+            seed = secrets.randbelow(2**31)
+        return self.create(
+            owner=owner,
+            rules=format_rules(rules),
+            target=rules.target,
+            partner_level=partner_level,
+            opponents_level=opponents_level,
+            seed=seed,
+            hands=[[]],
+        )
+
+
+class GamePlay(models.Model):
+    """A game against the computer, saved after every action.
+
+    The row keeps the seed and each hand's actions; :meth:`rebuild` replays them
+    through the engine, which deals the same cards from the same seed, so the game
+    continues exactly where it was.
+    """
+
+    class Status(models.TextChoices):
+        PLAYING = "playing", "Playing"
+        FINISHED = "finished", "Finished"
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="games"
+    )
+    rules = models.JSONField(default=dict, help_text="The canonical rules object.")
+    target = models.PositiveSmallIntegerField(default=10)
+    partner_level = models.CharField(max_length=20, choices=Level.choices, default=Level.NORMAL)
+    opponents_level = models.CharField(max_length=20, choices=Level.choices, default=Level.NORMAL)
+    seed = models.BigIntegerField()
+    hands = models.JSONField(
+        default=list, help_text="Each hand's actions, as text (games.engine.actions)."
+    )
+    scores = models.JSONField(default=_zero_scores)
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.PLAYING)
+    saved_hands = models.ManyToManyField(Hand, blank=True, related_name="games")
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    objects = GamePlayQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-updated", "-id"]
+        indexes = [models.Index(fields=["owner", "-updated"], name="game_owner_latest_first")]
+
+    def __str__(self) -> str:
+        return f"Game {self.pk}"
+
+    # -- the engine ------------------------------------------------------------------------
+
+    @property
+    def rules_value(self) -> Rules:
+        return replace(parse_rules(self.rules), target=self.target)
+
+    @property
+    def hand_number(self) -> int:
+        """The current hand, counting from 1."""
+        return len(self.hands)
+
+    @property
+    def step(self) -> int:
+        """Actions taken in the current hand: forms send it back to detect stale pages."""
+        return len(self.hands[-1]) if self.hands else 0
+
+    def level_of(self, seat: Seat) -> str:
+        return self.partner_level if seat is HUMAN_SEAT.partner else self.opponents_level
+
+    def rebuild(self) -> Live:
+        """The live game and its current hand, replayed from the seed and the actions."""
+        game = Game(self.rules_value, seed=self.seed)
+        hand: HandState | None = None
+        for actions in self.hands:
+            hand = game.new_hand()
+            for text in actions:
+                hand.apply(parse_action(text))
+            if hand.is_terminal:
+                game.record()
+        assert hand is not None, "a game always has a hand"
+        return Live(game, hand)
+
+    # -- actions ---------------------------------------------------------------------------
+
+    def _check_fresh(self, hand_number: int | None, step: int | None) -> None:
+        if self.status == self.Status.FINISHED:
+            raise GameError("This game is over.")
+        if (hand_number is not None and hand_number != self.hand_number) or (
+            step is not None and step != self.step
+        ):
+            raise GameError(
+                "That page was out of date: the game had moved on. Here is where it stands."
+            )
+
+    def _take(self, live: Live, action: Action) -> None:
+        """Apply `action` to the current hand and keep it; store the hand once it ends."""
+        live.hand.apply(action)
+        self.hands[-1].append(format_action(action))
+        if live.hand.is_terminal:
+            live.game.record()
+            self.scores = {team.value: live.game.scores[team] for team in Team}
+            if live.game.is_over:
+                self.status = self.Status.FINISHED
+            hand, _ = Hand.objects.create_from_record(
+                self.owner,
+                record_from_state(live.hand),
+                title=f"Game {self.pk}, hand {self.hand_number}",
+            )
+            self.saved_hands.add(hand)
+
+    def act(self, text: str, *, hand_number: int | None = None, step: int | None = None) -> Live:
+        """The player's action `text` (``play JH``, ``pass``…), checked and saved.
+
+        Raises :class:`GameError` with a message for the player when the page was stale,
+        it is not the player's turn, or the rules do not allow the action.
+        """
+        with transaction.atomic():
+            row = type(self).objects.select_for_update().get(pk=self.pk)
+            row._check_fresh(hand_number, step)
+            live = row.rebuild()
+            if live.hand.is_terminal or live.hand.current_seat is not HUMAN_SEAT:
+                raise GameError("It is not your turn.")
+            try:
+                action = parse_action(text)
+            except ActionError:
+                raise GameError(f"{text!r} is not something you can do in Euchre.") from None
+            if action not in live.hand.legal_actions():
+                try:
+                    live.hand.apply(action)  # for the engine's reason
+                except IllegalAction as error:
+                    raise GameError(f"You cannot do that: {error}.") from None
+                raise GameError("You cannot do that now.")
+            row._take(live, action)
+            row.save()
+        self._reload_from(row)
+        return live
+
+    def advance(self, *, hand_number: int | None = None, step: int | None = None) -> Live:
+        """Take one computer player's action, or the player's only legal card; saved.
+
+        Does nothing (and raises nothing) when the page was stale or the player must
+        choose: the page then simply shows where the game stands.
+        """
+        with transaction.atomic():
+            row = type(self).objects.select_for_update().get(pk=self.pk)
+            live = row.rebuild()
+            try:
+                row._check_fresh(hand_number, step)
+            except GameError:
+                self._reload_from(row)
+                return live
+            action = row.automatic_action(live)
+            if action is not None:
+                row._take(live, action)
+                row.save()
+        self._reload_from(row)
+        return live
+
+    def automatic_action(self, live: Live) -> Action | None:
+        """The action taken without the player: a computer's, or the player's only card."""
+        state = live.hand
+        seat = state.current_seat
+        if state.is_terminal or seat is None:
+            return None
+        if seat is HUMAN_SEAT:
+            legal = state.legal_actions()
+            if state.phase is Phase.PLAY and len(legal) == 1:
+                return legal[0]
+            return None
+        view = observe(state, seat, dict(live.game.scores))
+        return BOTS[self.level_of(seat)].decide(view)
+
+    def next_hand(self, *, hand_number: int | None = None) -> Live:
+        """Deal the next hand once the current one is over."""
+        with transaction.atomic():
+            row = type(self).objects.select_for_update().get(pk=self.pk)
+            row._check_fresh(hand_number, None)
+            live = row.rebuild()
+            if not live.hand.is_terminal:
+                raise GameError("Finish this hand first.")
+            row.hands.append([])
+            row.save()
+            live = Live(live.game, live.game.new_hand())
+        self._reload_from(row)
+        return live
+
+    def _reload_from(self, row: GamePlay) -> None:
+        for name in ("hands", "scores", "status", "updated"):
+            setattr(self, name, getattr(row, name))

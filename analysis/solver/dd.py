@@ -160,6 +160,56 @@ def _compression_tables(strain: int) -> tuple[dict[int, int], ...]:
     return _COMP_CACHE[strain]
 
 
+_BOUND_CACHE: dict[int, tuple[dict[int, int], dict[int, int], dict[int, int]]] = {}
+
+
+def _bound_tables(strain: int) -> tuple[dict[int, int], dict[int, int], dict[int, int]]:
+    """Look-up tables for the sure-trick bounds of one strain:
+
+    - ``above_best[trumps]``: the trumps ranked above the best of ``trumps`` (all of them
+      when ``trumps`` is empty);
+    - ``top_card[cards of one suit]``: the bit of the strongest of them (0 when none);
+    - ``top_run[out trumps << 24 | held trumps]``: how many of the top trumps still out
+      are held, in an unbroken run from the top.
+    """
+    cached = _BOUND_CACHE.get(strain)
+    if cached is not None:
+        return cached
+    tables = tables_for(strain)
+    above_best: dict[int, int] = {}
+    top_card: dict[int, int] = {}
+    top_run: dict[int, int] = {}
+    for suit in range(4):
+        order = tables.order[suit]
+        n = len(order)
+        for bits in range(1 << n):
+            cards = [order[k] for k in range(n) if bits >> k & 1]  # strongest first
+            mask = sum(1 << c for c in cards)
+            top_card[mask] = 1 << cards[0] if cards else 0
+            if suit != strain:
+                continue
+            above = 0
+            for card in order:
+                if mask >> card & 1:
+                    break
+                above |= 1 << card
+            above_best[mask] = above
+            held_bits = bits
+            while True:
+                held = sum(1 << order[k] for k in range(n) if held_bits >> k & 1)
+                run = 0
+                for card in cards:
+                    if not held >> card & 1:
+                        break
+                    run += 1
+                top_run[mask << 24 | held] = run
+                if held_bits == 0:
+                    break
+                held_bits = (held_bits - 1) & bits
+    _BOUND_CACHE[strain] = (above_best, top_card, top_run)
+    return _BOUND_CACHE[strain]
+
+
 @dataclass
 class Solver:
     """Solves positions of one strain and one set of active seats, sharing a table."""
@@ -345,8 +395,6 @@ def _make_search(
     suit_of = tables.suit_of
     strength = tables.strength
     suit_mask = tables.suit_mask
-    order = tables.order
-    trump_order = tables.trump_order
     trump = -1 if strain == NO_TRUMP else strain
     nxt_list = []
     for seat in range(4):
@@ -365,6 +413,9 @@ def _make_search(
     plain_suits = tuple(s for s in range(4) if s != trump)
     ns = NS_SEATS
     stats = [0, -1]
+    trump_mask = suit_mask[trump] if trump >= 0 else 0
+    plain_masks = tuple(suit_mask[s] for s in plain_suits)
+    above_best, top_card, top_run = _bound_tables(strain)
     tt_get = tt.get
 
     def bounds(hands: list[int], leader: int, out: int, left: int) -> tuple[int, int]:
@@ -372,53 +423,33 @@ def _make_search(
         quick tricks: its own top trumps, then plain suits whose top card it holds where no
         opponent can ruff.
         """
-        ns_sure = ew_sure = 0
+        ns_sure = ew_sure = quick = 0
         if trump >= 0:
             # A trump higher than every trump of the other side wins whatever trick it is
             # played to (only partner's cards can beat it), and a hand plays its cards to
             # different tricks: each side is sure of the most such trumps in one hand.
-            trump_mask = suit_mask[trump]
-            ns_cards = (hands[0] | hands[2]) & trump_mask
-            ew_cards = (hands[1] | hands[3]) & trump_mask
-            top_ns = top_ew = 0
-            for card in trump_order:
-                bit = 1 << card
-                if ew_cards & bit:
-                    break
-                top_ns |= bit
-            for card in trump_order:
-                bit = 1 << card
-                if ns_cards & bit:
-                    break
-                top_ew |= bit
-            if top_ns:
-                ns_sure = max((hands[0] & top_ns).bit_count(), (hands[2] & top_ns).bit_count())
-            if top_ew:
-                ew_sure = max((hands[1] & top_ew).bit_count(), (hands[3] & top_ew).bit_count())
+            t0, t1, t2, t3 = (
+                hands[0] & trump_mask,
+                hands[1] & trump_mask,
+                hands[2] & trump_mask,
+                hands[3] & trump_mask,
+            )
+            above = above_best[t1 | t3]
+            if (t0 | t2) & above:
+                ns_sure = max((t0 & above).bit_count(), (t2 & above).bit_count())
+            above = above_best[t0 | t2]
+            if (t1 | t3) & above:
+                ew_sure = max((t1 & above).bit_count(), (t3 & above).bit_count())
+            quick = top_run[(out & trump_mask) << 24 | (hands[leader] & trump_mask)]
         hand = hands[leader]
-        quick = 0
-        if trump >= 0:
-            for card in trump_order:
-                bit = 1 << card
-                if out & bit:
-                    if not hand & bit:
+        for mask in plain_masks:
+            if hand & top_card[out & mask]:
+                for seat in opponents[leader]:
+                    other = hands[seat]
+                    if not other & mask and other & trump_mask:
                         break
+                else:
                     quick += 1
-        trump_mask = suit_mask[trump] if trump >= 0 else 0
-        for suit in plain_suits:
-            mask = suit_mask[suit]
-            if not hand & mask:
-                continue
-            for card in order[suit]:
-                if out >> card & 1:
-                    if hand >> card & 1:
-                        for seat in opponents[leader]:
-                            other = hands[seat]
-                            if not other & mask and other & trump_mask:
-                                break
-                        else:
-                            quick += 1
-                    break
         if ns[leader]:
             if quick > ns_sure:
                 ns_sure = quick

@@ -477,6 +477,12 @@ def _make_search(
         stats[0] += 1
         h0, h1, h2 = hands[0], hands[1], hands[2]
         out = h0 | h1 | h2 | hands[3]
+        # The sure-trick bounds are cheaper than the table's key: try them first.
+        lo, hi = bounds(hands, leader, out, left)
+        if lo >= beta or lo == hi:
+            return lo
+        if hi <= alpha:
+            return hi
         key = leader
         for mask, table in comp:
             o = out & mask
@@ -487,15 +493,17 @@ def _make_search(
             else:
                 key <<= 24
         entry = tt_get(key)
+        hint = -1
         if entry is not None:
-            lo, hi, hint = entry
-        else:
-            lo, hi = bounds(hands, leader, out, left)
-            hint = -1
-        if lo >= beta or lo == hi:
-            return lo
-        if hi <= alpha:
-            return hi
+            tlo, thi, hint = entry
+            if tlo > lo:
+                lo = tlo
+            if thi < hi:
+                hi = thi
+            if lo >= beta or lo == hi:
+                return lo
+            if hi <= alpha:
+                return hi
         a = alpha if alpha > lo else lo
         b = beta if beta < hi else hi
         value = inner(hands, leader, -1, leader, hint, 0, out, left, 0, a, b)

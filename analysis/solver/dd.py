@@ -457,23 +457,24 @@ def _make_search(
             ew_sure = quick
         return ns_sure, left - ew_sure
 
+    def last_trick(hands: list[int], leader: int) -> int:
+        """The last trick plays itself: 1 when North-South win it."""
+        card = hands[leader].bit_length() - 1
+        led = suit_of[card]
+        win, win_seat = strength[card], leader
+        seat = nxt[leader]
+        while seat != leader:
+            card = hands[seat].bit_length() - 1
+            s = suit_of[card]
+            if (s == led or s == trump) and strength[card] > win:
+                win, win_seat = strength[card], seat
+            seat = nxt[seat]
+        return 1 if ns[win_seat] else 0
+
     def start(hands: list[int], leader: int, alpha: int, beta: int) -> int:
         left = hands[leader].bit_count()
         if left <= 1:
-            if not left:
-                return 0
-            # The last trick plays itself.
-            card = hands[leader].bit_length() - 1
-            led = suit_of[card]
-            win, win_seat = strength[card], leader
-            seat = nxt[leader]
-            while seat != leader:
-                card = hands[seat].bit_length() - 1
-                s = suit_of[card]
-                if (s == led or s == trump) and strength[card] > win:
-                    win, win_seat = strength[card], seat
-                seat = nxt[seat]
-            return 1 if ns[win_seat] else 0
+            return last_trick(hands, leader) if left else 0
         stats[0] += 1
         h0, h1, h2 = hands[0], hands[1], hands[2]
         out = h0 | h1 | h2 | hands[3]
@@ -594,19 +595,7 @@ def _make_search(
             if last:
                 value = 1 if ns[ws] else 0
                 if left == 2:
-                    # The last trick plays itself.
-                    c = hands[ws].bit_length() - 1
-                    last_led = suit_of[c]
-                    top, top_seat = strength[c], ws
-                    other = nxt[ws]
-                    while other != ws:
-                        c = hands[other].bit_length() - 1
-                        s = suit_of[c]
-                        if (s == last_led or s == trump) and strength[c] > top:
-                            top, top_seat = strength[c], other
-                        other = nxt[other]
-                    if ns[top_seat]:
-                        value += 1
+                    value += last_trick(hands, ws)
                 elif left > 2:
                     value += start(hands, ws, alpha - value, beta - value)
             else:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -31,7 +31,14 @@ from games.engine.record import HandRecord
 
 from .dd import Position
 from .explain import MARKS, Line, classify, explain_call, explain_card
-from .foresight import Policy, call_foresight, card_foresight, discard_foresight, paired_loss
+from .foresight import (
+    OptionValue,
+    Policy,
+    call_foresight,
+    card_foresight,
+    discard_foresight,
+    paired_loss,
+)
 from .hindsight import (
     Solvers,
     Unknown,
@@ -157,22 +164,10 @@ def _review_call(
         out["foresight"] = {"reason": unknown.reason}
         return out
     order = {option: i for i, option in enumerate(options)}
-    best = max(values, key=lambda a: (values[a].mean, -order[a]))
-    loss, loss_se = paired_loss(values[best], values[action])
-    grade = classify(loss, loss_se)
-    out["foresight"] = {
-        "samples": params.samples,
-        "best": call_label(best),
-        "loss": round(loss, 4),
-        "loss_se": round(loss_se, 4),
-        "options": [
-            {"call": call_label(option), "ev": round(value.mean, 4), "se": round(value.se, 4)}
-            for option, value in values.items()
-        ],
-    }
+    best, loss, grade = _grade(
+        out, values, action, params.samples, key=order.__getitem__, field="call", label=call_label
+    )
     if grade is not None:
-        out["class"] = grade
-        out["mark"] = MARKS[grade]
         hand = [c for c in state.hands[seat] if c is not None]
         out["explanation"] = explain_call(
             chosen=call_label(action),
@@ -187,6 +182,43 @@ def _review_call(
             best_strain=_strain_of(best, state),
         )
     return out
+
+
+def _card_index(card: Card) -> int:
+    return card.index
+
+
+def _grade[K: (Card, Action)](
+    out: dict[str, Any],
+    values: Mapping[K, OptionValue],
+    chosen: K,
+    samples: int,
+    *,
+    key: Callable[[K], int],
+    field: str,
+    label: Callable[[K], str],
+) -> tuple[K, float, str | None]:
+    """Judge ``chosen`` among the options valued by foresight: fill in ``out``'s
+    ``foresight``, ``class`` and ``mark``, and return the best option, the loss and the class.
+    Ties between options go to the first in ``key`` order, so the best is reproducible.
+    """
+    best = max(values, key=lambda option: (values[option].mean, -key(option)))
+    loss, loss_se = paired_loss(values[best], values[chosen])
+    grade = classify(loss, loss_se)
+    out["foresight"] = {
+        "samples": samples,
+        "best": label(best),
+        "loss": round(loss, 4),
+        "loss_se": round(loss_se, 4),
+        "options": [
+            {field: label(option), "ev": round(value.mean, 4), "se": round(value.se, 4)}
+            for option, value in sorted(values.items(), key=lambda ov: key(ov[0]))
+        ],
+    }
+    if grade is not None:
+        out["class"] = grade
+        out["mark"] = MARKS[grade]
+    return best, loss, grade
 
 
 def _strain_of(action: Action, state: HandState) -> object:
@@ -252,22 +284,10 @@ def _review_decision(
     except Unknown as unknown:
         out["foresight"] = {"reason": unknown.reason}
         return out
-    best = max(values, key=lambda c: (values[c].mean, -c.index))
-    loss, loss_se = paired_loss(values[best], values[chosen])
-    grade = classify(loss, loss_se)
-    out["foresight"] = {
-        "samples": params.samples,
-        "best": str(best),
-        "loss": round(loss, 4),
-        "loss_se": round(loss_se, 4),
-        "options": [
-            {"card": str(card), "ev": round(value.mean, 4), "se": round(value.se, 4)}
-            for card, value in sorted(values.items(), key=lambda cv: cv[0].index)
-        ],
-    }
+    best, loss, grade = _grade(
+        out, values, chosen, params.samples, key=_card_index, field="card", label=str
+    )
     if grade is not None:
-        out["class"] = grade
-        out["mark"] = MARKS[grade]
         out["explanation"] = explain_card(
             kind=kind,
             seat=seat,

@@ -1,0 +1,309 @@
+"""Questions of judgement: the best call, the best card. Graded by foresight.
+
+The unseen cards are dealt at random ``SAMPLES`` times, consistently with what the player
+has seen; each option is followed to the end of the hand (the rest of the auction by the
+standard policy, the play double dummy) and is worth its average net points.
+
+**Grading tolerance.** An option is marked right when its expected loss against the best
+option is at most ``max(MIN_TOLERANCE, 2 × SE)``, where SE is the standard error of the
+paired per-layout differences between the two options. 0.15 points is the review's
+threshold for an inaccuracy; the second term keeps sampling noise from marking a sound
+choice wrong, as the review does.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from analysis.solver.foresight import OptionValue, call_foresight, card_foresight, paired_loss
+from analysis.solver.review import call_label, standard_policy
+from games.bots.observation import observe
+from games.bots.policy import decide_with_reason
+from games.engine.cards import UNKNOWN, Card, Seat, Suit, parse_card, sort_cards
+from games.engine.game import deal
+from games.engine.hand import Action, Call, HandState, Phase
+from games.engine.record import record_from_state
+from games.engine.rules import PRESETS
+
+from .question import Draft, Grading
+from .table_rules import rules_json
+from .tricks import start_hand
+from .words import the, trump_sentence
+
+__all__ = [
+    "CLEAR_MARGIN",
+    "MIN_TOLERANCE",
+    "SAMPLES",
+    "best_card_question",
+    "call_question",
+    "grade_options",
+]
+
+SAMPLES = 60
+"""Layouts of the unseen cards sampled to grade a call or a card."""
+MIN_TOLERANCE = 0.15
+"""Points an option may lose against the best and still be marked right (at least)."""
+CLEAR_MARGIN = 0.5
+"""A best-card question is asked only where the best card beats the second by this much."""
+
+
+def grade_options(
+    values: dict[str, OptionValue], order: list[str]
+) -> tuple[str, list[str], dict[str, Any], dict[str, tuple[float, float]]]:
+    """The best option, every option within tolerance of it, the figures for the learner,
+    and each option's (loss, standard error of the loss)."""
+    best = max(order, key=lambda label: values[label].mean)
+    losses = {label: paired_loss(values[best], values[label]) for label in order}
+    accepted = [
+        label for label in order if losses[label][0] <= max(MIN_TOLERANCE, 2 * losses[label][1])
+    ]
+    numbers = {
+        "samples": len(values[best].values),
+        "tolerance": f"max({MIN_TOLERANCE}, 2 × standard error of the loss)",
+        "options": [
+            {
+                "option": label,
+                "expected_points": round(values[label].mean, 3),
+                "standard_error": round(values[label].se, 3),
+                "loss": round(losses[label][0], 3),
+                "loss_se": round(losses[label][1], 3),
+                "accepted": label in accepted,
+            }
+            for label in order
+        ],
+    }
+    return best, accepted, numbers, losses
+
+
+def _feedback(
+    order: list[str], accepted: list[str], losses: dict[str, tuple[float, float]], word: str
+) -> dict[str, str]:
+    feedback = {}
+    for label in order:
+        loss, se = losses[label]
+        if label not in accepted:
+            feedback[label] = (
+                f"{word.format(label)} gives up {loss:.2f} points a hand on average "
+                f"(give or take {se:.2f})."
+            )
+    return feedback
+
+
+# -- calls ---------------------------------------------------------------------------------
+
+
+_CALL_WORDS = {"pass": "passing", "order_up": "ordering up", "order_up alone": "ordering up alone"}
+
+
+def _call_words(label: str) -> str:
+    if label in _CALL_WORDS:
+        return _CALL_WORDS[label]
+    parts = label.split()
+    strain = "no-trump" if parts[1] == "NT" else Suit(parts[1]).plural
+    return f"naming {strain}" + (" alone" if parts[-1] == "alone" else "")
+
+
+def _auction_text(state: HandState) -> str:
+    if not state.auction:
+        return "Nobody has bid yet."
+    passes = [seat.word for seat, _ in state.auction]
+    if len(passes) <= 4:
+        return f"{', '.join(passes)} passed."
+    return (
+        f"Everyone passed in the first round and the upcard was turned down; then "
+        f"{', '.join(passes[4:])} passed."
+    )
+
+
+def call_question(rng: random.Random, level: int) -> Draft:
+    """What should you call? Round one (order up, pass, alone), round two (naming), and the
+    stuck dealer, graded by foresight."""
+    rules = PRESETS["standard"]
+    dealer = rng.choice(list(Seat))
+    roll = rng.random()
+    if level == 1:
+        passes = rng.randrange(0, 4)
+    elif level == 2:
+        passes = rng.randrange(0, 4) if roll < 0.3 else rng.randrange(4, 7)
+    else:
+        passes = 7 if roll < 0.4 else rng.randrange(0, 7)
+    while True:
+        dealt = deal(rng, dealer)
+        state = HandState(rules, dealer, dealt.hands, dealt.upcard, dealt.kitty)
+        for _ in range(passes):
+            state.apply(Call("pass"))
+        seat = state.current_seat
+        assert seat is not None
+        hand = [c for c in state.hands[seat] if c is not None]
+        if level == 3 and passes < 4:
+            # The alone decisions: a hand with three trumps or more in the upcard's suit.
+            trumps = [c for c in hand if c.suit is state.upcard.suit]
+            if len(trumps) < 3:
+                continue
+        break
+    actions = state.legal_actions()
+    order = [call_label(a) for a in actions]
+    by_label: dict[str, Action] = dict(zip(order, actions, strict=True))
+    grading_rng = random.Random(rng.getrandbits(64))
+    values = call_foresight(state, seat, SAMPLES, grading_rng, standard_policy)
+    labelled = {label: values[by_label[label]] for label in order}
+    best, accepted, numbers, losses = grade_options(labelled, order)
+
+    ranked = sorted(order, key=lambda label: -labelled[label].mean)
+    figures = "; ".join(f"{_call_words(label)} {labelled[label].mean:+.2f}" for label in ranked)
+    explanation = (
+        f"Over {SAMPLES} deals of the cards you cannot see, each played out (the rest of the "
+        f"auction by the standard policy, the cards double dummy), {_call_words(best)} is "
+        f"worth the most: {figures} points a hand for your side. Every call within "
+        f"{MIN_TOLERANCE} points of the best (or twice its sampling error) counts as right."
+    )
+    bot_action, reason = decide_with_reason(observe(state, seat))
+    explanation += f" The Normal computer player would choose {_call_words(call_label(bot_action))}"
+    explanation += f": {reason[0].lower() + reason[1:]}" if reason else "."
+    if not explanation.endswith("."):
+        explanation += "."
+
+    round_text = (
+        "You are the dealer and everyone else passed twice: you must name a suit "
+        "(stick the dealer)."
+        if state.stuck
+        else ("First round of bidding." if state.round == 1 else "Second round of bidding.")
+    )
+    sorted_hand = [c for c in sort_cards(list(hand)) if c is not None]
+    prompt = (
+        f"The score is 0–0 in a game to {rules.target}, stick the dealer. {dealer.word} dealt "
+        f"and turned up {the(state.upcard)}. You are {seat.word}. {_auction_text(state)} "
+        f"{round_text} What do you call?"
+    )
+    position = {
+        "rules": rules_json(rules, "stick_the_dealer", "target"),
+        "dealer": dealer.value,
+        "seat": seat.value,
+        "hand": [str(c) for c in sorted_hand],
+        "upcard": str(state.upcard),
+        "auction": [{"seat": s.value, "call": call.kind} for s, call in state.auction],
+        "score": {"NS": 0, "EW": 0},
+    }
+    return Draft(
+        kind="call",
+        prompt=prompt,
+        position=position,
+        choices=order,
+        multiple=False,
+        grading=Grading(
+            answer=[best],
+            accepted=accepted,
+            explanation=explanation,
+            feedback=_feedback(order, accepted, losses, "{}"),
+            numbers=numbers,
+        ),
+    )
+
+
+# -- the best card -------------------------------------------------------------------------
+
+
+def masked_record(state: HandState, seat: Seat) -> dict[str, Any]:
+    """The record of the hand so far as ``seat`` knows it: its own cards, the upcard, the
+    auction and the play; every other card unknown."""
+    record = record_from_state(state)
+    for other in Seat:
+        if other is not seat:
+            record["hands"][other.value] = [UNKNOWN] * 5
+    del record["kitty"]
+    if record["discard"] is not None and seat is not state.dealer:
+        record["discard"] = UNKNOWN
+    return record
+
+
+def _card_decision(state: HandState, level: int) -> bool:
+    seat = state.current_seat
+    if seat is None or state.phase is not Phase.PLAY:
+        return False
+    first, last = {1: (12, 16), 2: (4, 12), 3: (1, 8)}[level]
+    return first <= state.cards_played < last and len(state.legal_cards(seat)) >= 2
+
+
+def best_card_question(rng: random.Random, level: int) -> Draft:
+    """Which card should you play? Only positions where one card is clearly best:
+    ``CLEAR_MARGIN`` points or more ahead of the second best."""
+    rules = PRESETS["standard"]
+    grading_rng = random.Random(rng.getrandbits(64))
+    while True:
+        trump = rng.choice(list(Suit))
+        lone = level == 3 and rng.random() < 0.3
+        state = start_hand(rng, rules, trump, rng.choice(list(Seat)), alone=lone)
+        while state.phase is Phase.PLAY:
+            seat = state.current_seat
+            assert seat is not None
+            if _card_decision(state, level):
+                values = card_foresight(state, seat, SAMPLES, grading_rng)
+                means = sorted((v.mean for v in values.values()), reverse=True)
+                if means[0] - means[1] >= CLEAR_MARGIN:
+                    return _best_card_draft(state, seat, trump, values)
+            state.apply(standard_policy(state, seat))
+
+
+def _best_card_draft(
+    state: HandState, seat: Seat, trump: Suit, values: dict[Card, OptionValue]
+) -> Draft:
+    legal = state.legal_cards(seat)
+    order = [str(c) for c in sort_cards(list(legal)) if c is not None]
+    labelled = {str(card): value for card, value in values.items()}
+    best, accepted, numbers, losses = grade_options(labelled, order)
+    ranked = sorted(order, key=lambda label: -labelled[label].mean)
+    second = ranked[1]
+    hand = [c for c in sort_cards(list(state.hands[seat])) if c is not None]
+    trick = state.current_trick
+    cards = list(trick.cards) if trick is not None else []
+    explanation = (
+        f"Over {SAMPLES} deals of the cards you cannot see that agree with the play so far, "
+        f"each played out double dummy, {the(parse_card(best))} is worth "
+        f"{labelled[best].mean:+.2f} points a hand for your side and the next best, "
+        f"{the(parse_card(second))}, {labelled[second].mean:+.2f}. Every "
+        f"card within {MIN_TOLERANCE} points of the best (or twice its sampling error) counts "
+        f"as right."
+    )
+    assert state.maker is not None
+    so_far = (
+        "You lead this trick."
+        if not cards
+        else "The trick so far: " + ", ".join(f"{s.word} {the(c)}" for s, c in cards) + "."
+    )
+    lone = (
+        f" {state.maker.word} is going alone; {state.maker.partner.word} sits out."
+        if state.alone
+        else ""
+    )
+    prompt = (
+        f"{trump_sentence(trump)} {state.maker.word} named them.{lone} You are {seat.word}; "
+        f"your side has taken {state.tricks_won[seat.team]} trick(s), the other side "
+        f"{state.tricks_won[seat.team.other]}. {so_far} The whole hand so far is in the "
+        f"record. Which card do you play?"
+    )
+    position: dict[str, Any] = {
+        "rules": rules_json(state.rules),
+        "dealer": state.dealer.value,
+        "trump": trump.value,
+        "seat": seat.value,
+        "hand": [str(c) for c in hand],
+        "trick": [[s.value, str(c)] for s, c in cards],
+        "record": masked_record(state, seat),
+    }
+    if state.alone:
+        position["alone"] = state.maker.value
+    return Draft(
+        kind="best_card",
+        prompt=prompt,
+        position=position,
+        choices=order,
+        multiple=False,
+        grading=Grading(
+            answer=[best],
+            accepted=accepted,
+            explanation=explanation,
+            feedback=_feedback(order, accepted, losses, "Playing {}"),
+            numbers=numbers,
+        ),
+    )

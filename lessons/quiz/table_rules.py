@@ -1,0 +1,215 @@
+"""Questions about the table's rules: who leads the first trick, what a result scores.
+
+The answers are the engine's: the leader of the hand's first trick after the auction, and
+``scoring_row`` for the points.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import asdict, replace
+from typing import Any
+
+from games.engine.cards import Seat, Suit
+from games.engine.rules import PRESETS, LoneLead, Points, Rules, format_rules
+from games.engine.scoring import scoring_row
+
+from .question import Draft, Grading
+from .tricks import start_hand
+from .words import team_word
+
+__all__ = ["leader_question", "points_question", "rules_json"]
+
+
+def rules_json(rules: Rules, *options: str) -> dict[str, Any]:
+    """The rules as a record writes them, naming the preset, with ``options`` spelled out
+    even where they keep the preset's value, so a reader needs no table of presets."""
+    out = format_rules(rules)
+    if not out:
+        out = {"preset": "standard"}
+    for option in options:
+        value = getattr(rules, option)
+        out[option] = asdict(value) if isinstance(value, Points) else value
+    return out
+
+
+# -- the first lead --------------------------------------------------------------------------
+
+
+def leader_question(rng: random.Random, level: int) -> Draft:
+    """Who leads the first trick? The dealer's left, unless a lone hand makes a seat sit out,
+    or the table's rule gives the lead to the lone maker's left."""
+    dealer = rng.choice(list(Seat))
+    maker = rng.choice(list(Seat))
+    alone = level >= 2 and rng.random() < 0.8
+    lone_lead: LoneLead = "left_of_maker" if level == 3 and rng.random() < 0.5 else "left_of_dealer"
+    defend = level == 3 and rng.random() < 0.4
+    rules = replace(PRESETS["defend-alone" if defend else "standard"], lone_lead=lone_lead)
+    defender: Seat | None = None
+    if defend:
+        defender = rng.choice([maker.next, maker.next.partner])
+    if level == 2 and alone and rng.random() < 0.6:
+        # The interesting lone hands: the seat on the dealer's left is the one sitting out.
+        maker = dealer.next.partner
+    trump = rng.choice(list(Suit))
+    state = start_hand(
+        rng, rules, trump, maker, alone=alone, dealer=dealer, defender_alone=defender
+    )
+    leader = state.tricks[0].leader
+
+    position: dict[str, Any] = {
+        "rules": rules_json(rules, "lone_lead", "defend_alone"),
+        "dealer": dealer.value,
+        "maker": maker.value,
+    }
+    facts = [f"{dealer.word} dealt and {maker.word} made {trump.plural} trump"]
+    if alone:
+        position["alone"] = maker.value
+        facts[0] += f", going alone ({maker.partner.word} sits out)"
+    if defender is not None:
+        position["defender_alone"] = defender.value
+        facts.append(f"{defender.word} defends alone ({defender.partner.word} sits out)")
+    lead_rule = (
+        "the first lead of a lone hand goes to the lone maker's left"
+        if lone_lead == "left_of_maker"
+        else "the first lead of a lone hand goes to the first seat playing on the dealer's left"
+    )
+    prompt = ". ".join(facts) + f". At this table {lead_rule}. Who leads the first trick?"
+
+    sitting = [s for s in Seat if state.sits_out(s)]
+    if alone and lone_lead == "left_of_maker":
+        first = maker.next
+        why = f"The lone maker is {maker.word}, and the seat on its left is {first.word}"
+    else:
+        first = dealer.next
+        why = f"The seat on the dealer's left ({dealer.word} dealt) is {first.word}"
+    if first in sitting:
+        why += (
+            f", but {first.word} sits out, so the lead passes on to the next seat playing: "
+            f"{leader.word}."
+        )
+    else:
+        why += f", who plays this hand and leads: {leader.word}."
+    if not alone and defender is None:
+        why = (
+            f"The seat on the dealer's left always leads the first trick when nobody goes "
+            f"alone: {dealer.word} dealt, so {leader.word} leads."
+        )
+    feedback = {s.value: f"{s.word} sits out this hand and never leads." for s in sitting}
+    return Draft(
+        kind="leader",
+        prompt=prompt,
+        position=position,
+        choices=[s.value for s in Seat],
+        multiple=False,
+        grading=Grading(
+            answer=[leader.value], accepted=[leader.value], explanation=why, feedback=feedback
+        ),
+    )
+
+
+# -- points ------------------------------------------------------------------------------------
+
+
+_ROW_WORDS = {
+    "make": "the makers took 3 or 4 tricks: they score {p}",
+    "march": "the makers took all five tricks, a march: they score {p}",
+    "lone_march": "the lone maker took all five tricks, a lone march: {p} points",
+    "euchre": "the makers took fewer than 3 tricks: they are euchred, and the defenders score {p}",
+    "lone_maker_euchred": "the lone maker took fewer than 3 tricks: euchred, and the "
+    "defenders score {p}",
+    "lone_defender_euchre": "the lone defender held the makers under 3 tricks: a lone "
+    "defender's euchre scores {p}",
+    "no_trump_make": "at no-trump, 3 or 4 tricks score {p} for the makers",
+}
+
+
+def _point_values(rules: Rules) -> list[int]:
+    p = rules.points
+    values = {p.make, p.march, p.lone_march, p.euchre, p.lone_maker_euchred}
+    if rules.defend_alone:
+        values.add(p.lone_defender_euchre)
+    if rules.no_trump:
+        values.add(p.no_trump_make)
+    return sorted(v for v in values if v > 0)
+
+
+def points_question(rng: random.Random, level: int) -> Draft:
+    """What does this result score, and for which side? Every row of the scoring table."""
+    rules = PRESETS["standard"]
+    if level == 3:
+        rules = PRESETS[rng.choice(["defend-alone", "no-trump", "standard"])]
+        if rng.random() < 0.3:
+            rules = replace(
+                rules,
+                points=replace(
+                    rules.points,
+                    no_trump_make=rng.choice([1, 2]),
+                    lone_march=rng.choice([4, 5]),
+                ),
+            )
+    no_trump = rules.no_trump and rng.random() < 0.6
+    alone = level >= 2 and rng.random() < 0.5
+    defender: Seat | None = None
+    maker = rng.choice(list(Seat))
+    if rules.defend_alone and rng.random() < 0.6:
+        defender = rng.choice([maker.next, maker.partner.next])
+    # Above level 1 the rows that catch people out (2 tricks, a march) come up more often.
+    tricks = rng.choice([0, 1, 2, 3, 4, 5] if level == 1 else [0, 1, 2, 2, 3, 4, 5, 5])
+    trump = "NT" if no_trump else rng.choice(list(Suit)).value
+    row, value, to_makers = scoring_row(
+        rules,
+        no_trump=no_trump,
+        alone=alone,
+        defender_alone=defender is not None,
+        maker_tricks=tricks,
+    )
+    makers = maker.team
+    scorer = makers if to_makers else makers.other
+    answer = f"{scorer.value} {value}"
+
+    result: dict[str, Any] = {"trump": trump, "maker": maker.value, "alone": alone}
+    if rules.defend_alone:
+        result["defender_alone"] = None if defender is None else defender.value
+    result["maker_tricks"] = tricks
+    options = ["points"] + (["no_trump"] if rules.no_trump else [])
+    position = {"rules": rules_json(rules, "defend_alone", *options), "result": result}
+
+    strain = "no-trump" if no_trump else Suit(trump).plural
+    facts = f"{maker.word} made {strain}" + (" trump" if not no_trump else "")
+    if alone:
+        facts += f" and went alone ({maker.partner.word} sat out)"
+    if defender is not None:
+        facts += f"; {defender.word} defended alone"
+    facts += f". {team_word(makers)}, the makers, took {tricks} trick" + (
+        "" if tricks == 1 else "s"
+    )
+    p = rules.points
+    table = (
+        f"Scoring at this table: make {p.make}, march {p.march}, lone march {p.lone_march}, "
+        f"euchre {p.euchre}, lone maker euchred {p.lone_maker_euchred}"
+    )
+    if rules.defend_alone:
+        table += f", lone defender's euchre {p.lone_defender_euchre}"
+    if rules.no_trump:
+        table += f", no-trump make {p.no_trump_make}"
+    prompt = f"{facts}. {table}. Which side scores, and how many points?"
+
+    why = _ROW_WORDS[row].format(p=value)
+    explanation = f"{team_word(makers)} took {tricks}: {why}, to {team_word(scorer)}."
+    if alone and row in ("make", "no_trump_make"):
+        explanation += " Going alone pays more only for a march; 3 or 4 tricks score as usual."
+    if defender is not None and to_makers:
+        explanation += " The lone defender failed: the makers score as usual."
+    if defender is not None and alone and not to_makers:
+        explanation += " A lone defender's euchre counts before a lone maker's."
+    choices = [f"{team.value} {v}" for team in (makers, makers.other) for v in _point_values(rules)]
+    choices = sorted(set(choices) | {answer}, key=lambda c: (c[:2], int(c[3:])))
+    return Draft(
+        kind="points",
+        prompt=prompt,
+        position=position,
+        choices=choices,
+        multiple=False,
+        grading=Grading(answer=[answer], accepted=[answer], explanation=explanation),
+    )

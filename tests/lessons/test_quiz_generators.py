@@ -1,0 +1,371 @@
+"""Every generator, on many seeds, against checks written independently of the engine: plain
+tables and plain code from the rules, and replays of records through the record parser."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from games.engine.record import parse_record
+from lessons.quiz.grading import grade
+from lessons.quiz.judgement import CLEAR_MARGIN, MIN_TOLERANCE, SAMPLES
+from lessons.quiz.question import Question, QuizError
+from lessons.quiz.skills import SKILLS, generate
+
+RULES_SEEDS = range(2000)
+LEVELS = (1, 2, 3)
+SAME_COLOUR = {"S": "C", "C": "S", "H": "D", "D": "H"}
+SEATS = "NESW"
+PLAIN_ORDER = "9TJQKA"
+TRUMP_ORDER = "9TQKA"  # below the two bowers
+
+
+def plain_suit(card: str, trump: str) -> str:
+    if trump != "NT" and card[0] == "J" and card[1] == SAME_COLOUR[trump]:
+        return trump
+    return card[1]
+
+
+def plain_strength(card: str, trump: str, led: str) -> int:
+    if trump != "NT" and plain_suit(card, trump) == trump:
+        if card[0] == "J":
+            return 200 if card[1] == trump else 199
+        return 100 + TRUMP_ORDER.index(card[0])
+    if card[1] == led:
+        return 10 + PLAIN_ORDER.index(card[0])
+    return 0
+
+
+def left_bower(trump: str) -> str:
+    return "J" + SAME_COLOUR[trump]
+
+
+def nxt(seat: str) -> str:
+    return SEATS[(SEATS.index(seat) + 1) % 4]
+
+
+def partner(seat: str) -> str:
+    return SEATS[(SEATS.index(seat) + 2) % 4]
+
+
+def questions(skill: str, seeds: range) -> list[Question]:
+    return [generate(skill, seed, level) for level in LEVELS for seed in seeds]
+
+
+def keys_of(value: Any) -> set[str]:
+    if isinstance(value, dict):
+        return set(value) | {k for v in value.values() for k in keys_of(v)}
+    if isinstance(value, list):
+        return {k for v in value for k in keys_of(v)}
+    return set()
+
+
+def assert_well_formed(question: Question) -> None:
+    payload = question.payload()
+    assert set(payload) == {
+        "skill",
+        "kind",
+        "level",
+        "prompt",
+        "position",
+        "choices",
+        "multiple",
+    }
+    assert keys_of(payload) & {"answer", "accepted", "explanation", "feedback", "numbers"} == set()
+    assert question.grading.explanation not in json.dumps(payload)
+    assert question.kind in SKILLS[question.skill].kinds
+    assert len(set(question.choices)) == len(question.choices)
+    assert set(question.grading.accepted) <= set(question.choices)
+    assert set(question.grading.answer) <= set(question.choices)
+    if not question.multiple:
+        assert len(question.grading.answer) == 1
+        assert question.grading.answer[0] in question.grading.accepted
+    for choice in question.choices:
+        value: object = [choice] if question.multiple else choice
+        verdict = grade(question.grading, question.choices, question.multiple, value)
+        assert verdict.explanation.strip()
+
+
+@pytest.fixture(scope="module")
+def left_bower_questions() -> list[Question]:
+    return questions("left-bower", RULES_SEEDS)
+
+
+def test_the_suit_of_a_card_is_the_suit_the_rules_give_it(
+    left_bower_questions: list[Question],
+) -> None:
+    asked = [q for q in left_bower_questions if q.kind == "effective_suit"]
+    assert len(asked) > 1000
+    for q in asked:
+        assert_well_formed(q)
+        card, trump = q.position["card"], q.position["trump"]
+        assert q.grading.answer == [plain_suit(card, trump)]
+        assert q.choices == ["S", "H", "D", "C"]
+
+
+def test_the_trumps_of_a_hand_include_the_left_bower(
+    left_bower_questions: list[Question],
+) -> None:
+    asked = [q for q in left_bower_questions if q.kind == "trumps"]
+    assert len(asked) > 1000
+    for q in asked:
+        assert_well_formed(q)
+        trump, hand = q.position["trump"], q.position["hand"]
+        assert q.multiple and q.choices == hand and len(set(hand)) == 5
+        assert sorted(q.grading.answer) == sorted(c for c in hand if plain_suit(c, trump) == trump)
+
+
+def check_winner(q: Question) -> None:
+    assert_well_formed(q)
+    trump, trick = q.position["trump"], q.position["trick"]
+    cards = [card for _, card in trick]
+    seats = [seat for seat, _ in trick]
+    assert q.choices == cards and len(set(cards)) == len(cards)
+    if "alone" in q.position:
+        assert len(trick) == 3 and partner(q.position["alone"]) not in seats
+    else:
+        assert len(trick) == 4
+    for before, after in zip(seats, seats[1:], strict=False):
+        step = nxt(before)
+        if step not in seats:
+            step = nxt(step)
+        assert after == step
+    led = plain_suit(cards[0], trump)
+    best = max(cards, key=lambda c: plain_strength(c, trump, led))
+    assert q.grading.answer == [best]
+
+
+def check_legal(q: Question) -> None:
+    assert_well_formed(q)
+    trump, hand, trick = q.position["trump"], q.position["hand"], q.position["trick"]
+    assert q.multiple and q.choices == hand and 1 <= len(trick) <= 3
+    led = plain_suit(trick[0][1], trump)
+    following = [c for c in hand if plain_suit(c, trump) == led]
+    assert sorted(q.grading.answer) == sorted(following or hand)
+    assert q.position["seat"] not in [seat for seat, _ in trick]
+
+
+def test_left_bower_tricks_are_won_by_the_card_plain_code_picks(
+    left_bower_questions: list[Question],
+) -> None:
+    asked = [q for q in left_bower_questions if q.kind == "winner"]
+    assert len(asked) > 1000
+    for q in asked:
+        check_winner(q)
+
+
+def test_left_bower_plays_allow_exactly_the_cards_plain_code_allows(
+    left_bower_questions: list[Question],
+) -> None:
+    asked = [q for q in left_bower_questions if q.kind == "legal"]
+    assert len(asked) > 1000
+    for q in asked:
+        check_legal(q)
+
+
+def test_the_left_bower_skill_puts_the_left_bower_in_most_questions(
+    left_bower_questions: list[Question],
+) -> None:
+    def shows_left(q: Question) -> bool:
+        trump = q.position["trump"]
+        if trump == "NT":
+            return False
+        return left_bower(trump) in json.dumps(q.position)
+
+    shown = sum(shows_left(q) for q in left_bower_questions)
+    assert shown / len(left_bower_questions) > 0.7
+    by_kind = Counter(q.kind for q in left_bower_questions if shows_left(q))
+    assert set(by_kind) == {"effective_suit", "trumps", "winner", "legal"}
+    # Both bowers in one trick, at the top level.
+    both = [
+        q
+        for q in left_bower_questions
+        if q.kind == "winner"
+        and q.level == 3
+        and {left_bower(q.position["trump"]), "J" + q.position["trump"]}
+        <= {c for _, c in q.position["trick"]}
+    ]
+    assert len(both) > 50
+
+
+def test_trick_winners_are_the_cards_plain_code_picks_including_lone_and_no_trump() -> None:
+    asked = questions("trick-winner", RULES_SEEDS)
+    for q in asked:
+        check_winner(q)
+    assert any("alone" in q.position for q in asked)
+    assert any(q.position["trump"] == "NT" for q in asked)
+    trumped = [
+        q
+        for q in asked
+        if q.position["trump"] != "NT"
+        and plain_suit(q.grading.answer[0], q.position["trump"]) == q.position["trump"]
+        and plain_suit(q.position["trick"][0][1], q.position["trump"]) != q.position["trump"]
+    ]
+    assert len(trumped) > 500
+
+
+def test_legal_plays_are_the_cards_plain_code_allows() -> None:
+    asked = questions("legal-play", RULES_SEEDS)
+    for q in asked:
+        check_legal(q)
+    assert any(len(q.grading.answer) < len(q.choices) for q in asked)
+    assert any(len(q.grading.answer) == len(q.choices) for q in asked)
+
+
+def plain_points(rules: dict[str, Any], result: dict[str, Any]) -> str:
+    points = rules["points"]
+    tricks = result["maker_tricks"]
+    makers = "NS" if result["maker"] in "NS" else "EW"
+    defenders = "EW" if makers == "NS" else "NS"
+    if tricks == 5:
+        return f"{makers} {points['lone_march' if result['alone'] else 'march']}"
+    if tricks >= 3:
+        return f"{makers} {points['no_trump_make' if result['trump'] == 'NT' else 'make']}"
+    if result.get("defender_alone"):
+        return f"{defenders} {points['lone_defender_euchre']}"
+    return f"{defenders} {points['lone_maker_euchred' if result['alone'] else 'euchre']}"
+
+
+def test_scoring_answers_follow_the_scoring_table_of_the_spec() -> None:
+    asked = questions("scoring", RULES_SEEDS)
+    seen: Counter[str] = Counter()
+    for q in asked:
+        assert_well_formed(q)
+        rules, result = q.position["rules"], q.position["result"]
+        assert q.grading.answer == [plain_points(rules, result)]
+        tricks, alone = result["maker_tricks"], result["alone"]
+        if tricks == 5:
+            seen["lone_march" if alone else "march"] += 1
+        elif tricks >= 3:
+            seen["no_trump_make" if result["trump"] == "NT" else "make"] += 1
+        elif result.get("defender_alone"):
+            seen["lone_defender_euchre"] += 1
+        else:
+            seen["lone_maker_euchred" if alone else "euchre"] += 1
+        seen["custom points" if rules["points"]["no_trump_make"] == 2 else "usual"] += 1
+    rows = "make march lone_march euchre lone_maker_euchred lone_defender_euchre no_trump_make"
+    assert all(seen[row] > 20 for row in rows.split())
+    assert seen["custom points"] > 20
+
+
+def plain_leader(position: dict[str, Any]) -> str:
+    sitting = set()
+    if "alone" in position:
+        sitting.add(partner(position["alone"]))
+    if "defender_alone" in position:
+        sitting.add(partner(position["defender_alone"]))
+    first = nxt(position["dealer"])
+    if "alone" in position and position["rules"]["lone_lead"] == "left_of_maker":
+        first = nxt(position["alone"])
+    while first in sitting:
+        first = nxt(first)
+    return first
+
+
+def test_the_first_leader_is_the_seat_plain_code_finds() -> None:
+    asked = questions("leader", RULES_SEEDS)
+    for q in asked:
+        assert_well_formed(q)
+        assert q.choices == list(SEATS)
+        assert q.grading.answer == [plain_leader(q.position)]
+    skipped = [q for q in asked if q.grading.answer[0] != nxt(q.position["dealer"])]
+    assert len(skipped) > 300
+    assert any(q.position["rules"]["lone_lead"] == "left_of_maker" for q in skipped)
+    assert any("defender_alone" in q.position for q in skipped)
+
+
+def tolerated(option: dict[str, Any]) -> bool:
+    return bool(option["loss"] <= max(MIN_TOLERANCE, 2 * option["loss_se"]))
+
+
+def check_graded_options(q: Question) -> None:
+    numbers = q.grading.numbers
+    assert numbers is not None and numbers["samples"] == SAMPLES
+    options = numbers["options"]
+    assert [o["option"] for o in options] == q.choices
+    best = max(options, key=lambda o: o["expected_points"])
+    assert q.grading.answer == [best["option"]]
+    for option in options:
+        assert option["accepted"] == (option["option"] in q.grading.accepted)
+        assert abs(best["expected_points"] - option["expected_points"] - option["loss"]) < 0.002
+        near_edge = abs(option["loss"] - max(MIN_TOLERANCE, 2 * option["loss_se"])) < 0.002
+        assert near_edge or option["accepted"] == tolerated(option)
+
+
+def test_calls_offer_the_legal_calls_and_accept_those_within_tolerance() -> None:
+    asked = questions("bidding", range(7))
+    rounds = Counter()
+    for q in asked:
+        assert_well_formed(q)
+        position = q.position
+        hands = {seat: ["??"] * 5 for seat in SEATS}
+        hands[position["seat"]] = position["hand"]
+        record = parse_record(
+            {
+                "rules": position["rules"],
+                "dealer": position["dealer"],
+                "hands": hands,
+                "upcard": position["upcard"],
+                "auction": position["auction"],
+            }
+        )
+        state = record.state
+        assert state.current_seat is not None and state.current_seat.value == position["seat"]
+        expected = ["pass", "order_up", "order_up alone"] if state.round == 1 else []
+        if state.round == 2:
+            named = [s for s in "SHDC" if s != position["upcard"][1]]
+            expected = [] if state.stuck else ["pass"]
+            expected += [f"name {s}{alone}" for s in named for alone in ("", " alone")]
+        assert sorted(q.choices) == sorted(expected)
+        check_graded_options(q)
+        rounds["stuck" if state.stuck else state.round] += 1
+    assert set(rounds) == {1, 2, "stuck"}
+
+
+def test_best_card_questions_have_one_clearly_best_card_among_the_legal_ones() -> None:
+    asked = questions("best-card", range(5))
+    for q in asked:
+        assert_well_formed(q)
+        record = parse_record(q.position["record"])
+        state = record.state
+        seat = q.position["seat"]
+        assert state.current_seat is not None and state.current_seat.value == seat
+        assert sorted(str(c) for c in state.legal_cards(state.current_seat)) == sorted(q.choices)
+        assert sorted(str(c) for c in state.hands[state.current_seat] if c) == sorted(
+            q.position["hand"]
+        )
+        check_graded_options(q)
+        means = sorted((o["expected_points"] for o in q.grading.numbers["options"]), reverse=True)
+        assert means[0] - means[1] >= CLEAR_MARGIN - 0.001
+        others = [s for s in SEATS if s != seat]
+        assert all(
+            card == "??" for other in others for card in q.position["record"]["hands"][other]
+        )
+
+
+@pytest.mark.parametrize("skill", sorted(SKILLS))
+def test_the_same_seed_gives_the_same_question_and_others_differ(skill: str) -> None:
+    seeds = range(3) if skill in ("bidding", "best-card") else range(40)
+    first = [generate(skill, seed, 2) for seed in seeds]
+    assert first == [generate(skill, seed, 2) for seed in seeds]
+    assert len({json.dumps(q.payload()) for q in first}) > len(first) // 2
+
+
+@pytest.mark.parametrize(
+    ("skill", "seed", "level", "field"),
+    [
+        ("no-such-skill", 1, 1, "skill"),
+        ("left-bower", -1, 1, "seed"),
+        ("left-bower", 2**63, 1, "seed"),
+        ("left-bower", 1, 4, "level"),
+        ("left-bower", 1, 0, "level"),
+    ],
+)
+def test_a_bad_skill_seed_or_level_is_refused_with_its_name(
+    skill: str, seed: int, level: int, field: str
+) -> None:
+    with pytest.raises(QuizError, match=f"^{field}:"):
+        generate(skill, seed, level)

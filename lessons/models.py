@@ -1,0 +1,85 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import models, transaction
+
+from .content import CONTENT_DIR, LessonFile, load_course
+
+# Course
+
+
+class LessonQuerySet(models.QuerySet["Lesson"]):
+    def in_order(self) -> LessonQuerySet:
+        return self.order_by("order")
+
+
+class Lesson(models.Model):
+    """One lesson of the course, loaded from ``lessons/content/NN-slug.yaml``.
+
+    The steps stay in ``content`` as the loader wrote them (each exercise with its
+    prompt, choices and engine-computed answer); ``source_hash`` is the SHA-256 of the
+    file, so an unchanged file is never written again.
+    """
+
+    slug = models.SlugField(unique=True)
+    order = models.PositiveIntegerField()
+    title = models.CharField(max_length=200)
+    summary = models.TextField()
+    content = models.JSONField()
+    source_hash = models.CharField(max_length=64)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = LessonQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["order"]
+
+    def __str__(self) -> str:
+        return self.title
+
+    @property
+    def steps(self) -> list[dict[str, Any]]:
+        return list(self.content.get("steps", []))
+
+    @classmethod
+    def load_course(cls, directory: Any = CONTENT_DIR) -> dict[str, int]:
+        """Bring the lessons in line with the content files: new files are created,
+        changed ones updated, lessons whose file is gone deleted, the rest untouched.
+
+        Every file is checked before anything is written; a bad file raises
+        :class:`~lessons.content.ContentError` and changes nothing.
+        """
+        files = load_course(directory)
+        counts = {"created": 0, "updated": 0, "unchanged": 0, "deleted": 0}
+        with transaction.atomic():
+            existing = {lesson.slug: lesson for lesson in cls.objects.select_for_update()}
+            for lesson_file in files:
+                lesson = existing.pop(lesson_file.slug, None)
+                if lesson is None:
+                    cls.objects.create(**cls._fields(lesson_file))
+                    counts["created"] += 1
+                elif lesson.source_hash != lesson_file.source_hash or (
+                    lesson.order != lesson_file.order
+                ):
+                    for name, value in cls._fields(lesson_file).items():
+                        setattr(lesson, name, value)
+                    lesson.save()
+                    counts["updated"] += 1
+                else:
+                    counts["unchanged"] += 1
+            if existing:
+                cls.objects.filter(pk__in=[lesson.pk for lesson in existing.values()]).delete()
+                counts["deleted"] = len(existing)
+        return counts
+
+    @staticmethod
+    def _fields(lesson_file: LessonFile) -> dict[str, Any]:
+        return {
+            "slug": lesson_file.slug,
+            "order": lesson_file.order,
+            "title": lesson_file.title,
+            "summary": lesson_file.summary,
+            "content": lesson_file.content(),
+            "source_hash": lesson_file.source_hash,
+        }

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games.engine.cards import Card, Rank, Seat, Suit, Team
+from games.engine.cards import Card, Rank, Suit, Team
 
 __all__ = ["strain_word", "team_word", "the", "trump_sentence", "what_it_is"]
 
@@ -24,10 +24,6 @@ def trump_sentence(trump: Suit | None) -> str:
 
 def team_word(team: Team) -> str:
     return "North-South" if team is Team.NS else "East-West"
-
-
-def seat_word(seat: Seat) -> str:
-    return seat.word
 
 
 def what_it_is(card: Card, trump: Suit | None) -> str:

@@ -144,18 +144,22 @@ def _deal_one(
             layout[s] = hand
         if fits:
             return layout
-    # Many voids: give the most constrained seats their cards first, from what they may hold.
-    rng.shuffle(cards)
-    layout = {}
-    remaining = list(cards)
-    for s in order:
-        allowed = [c for c in remaining if effective_suit(c, trump) not in voids[s]]
-        if len(allowed) < counts[s]:
-            raise Unknown(f"no layout of the unseen cards fits what {s} has shown")
-        hand = allowed[: counts[s]]
-        layout[s] = hand
-        remaining = [c for c in remaining if c not in hand]
-    return layout
+    # Many voids: give the most constrained seats their cards first, from what they may hold
+    # (a greedy deal can still paint itself into a corner: shuffle and try again).
+    for _ in range(40):
+        rng.shuffle(cards)
+        layout = {}
+        remaining = list(cards)
+        for s in order:
+            allowed = [c for c in remaining if effective_suit(c, trump) not in voids[s]]
+            if len(allowed) < counts[s]:
+                break
+            hand = allowed[: counts[s]]
+            layout[s] = hand
+            remaining = [c for c in remaining if c not in hand]
+        else:
+            return layout
+    raise Unknown("no layout of the unseen cards fits the suits the players have shown out of")
 
 
 def card_foresight(

@@ -7,6 +7,7 @@ from django.urls import reverse
 # here and it appears in the nav of every page.
 SECTIONS = [
     ("Learn", "lessons:index"),
+    ("Play", "games:play"),
     ("My hands", "games:my_hands"),
 ]
 

@@ -1,0 +1,116 @@
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from django import forms
+
+from games.engine.rules import DEFAULT_PRESET, PRESETS, Rules
+
+from .models import Level
+
+CUSTOM = "custom"
+PRESET_LABELS = {
+    "standard": "Standard (stick the dealer)",
+    "canadian-loner": "Canadian loner",
+    "defend-alone": "Defending alone",
+    "redeal": "Redeal when everyone passes",
+    "farmers-hand": "Farmer's hand",
+    "no-trump": "No-trump",
+}
+OPTIONS = (
+    "stick_the_dealer",
+    "defend_alone",
+    "canadian_loner",
+    "sitting_out_dealer_picks_up",
+    "no_trump",
+    "farmers_hand",
+    "farmers_turn_card_rule",
+    "farmers_redeal",
+    "lone_lead",
+)
+
+
+class StartGameForm(forms.Form):
+    """A new game: the rules (a preset, or every option by hand), the target, the bots."""
+
+    rules = forms.ChoiceField(
+        label="Rules",
+        choices=[(name, PRESET_LABELS.get(name, name)) for name in PRESETS]
+        + [(CUSTOM, "Custom: the options below")],
+        initial=DEFAULT_PRESET,
+        help_text="The options below count only with “Custom”.",
+    )
+    target = forms.TypedChoiceField(
+        label="Game to",
+        choices=[(5, "5 points"), (10, "10 points"), (15, "15 points")],
+        coerce=int,
+        initial=10,
+    )
+    partner_level = forms.ChoiceField(
+        label="Your partner (North)", choices=Level.choices, initial=Level.NORMAL
+    )
+    opponents_level = forms.ChoiceField(
+        label="Your opponents (West and East)", choices=Level.choices, initial=Level.NORMAL
+    )
+    stick_the_dealer = forms.BooleanField(
+        label="Stick the dealer",
+        required=False,
+        initial=True,
+        help_text="When everyone passes twice, the dealer must name a suit (else: redeal).",
+    )
+    defend_alone = forms.BooleanField(label="Defending alone allowed", required=False)
+    canadian_loner = forms.BooleanField(
+        label="Canadian loner",
+        required=False,
+        help_text="In the first round the dealer's partner may order up only by going alone.",
+    )
+    sitting_out_dealer_picks_up = forms.BooleanField(
+        label="The dealer picks up even when sitting out", required=False
+    )
+    no_trump = forms.BooleanField(
+        label="No-trump", required=False, help_text="May be called in the second round."
+    )
+    farmers_hand = forms.ChoiceField(
+        label="Farmer's hand",
+        choices=[
+            ("off", "Not played"),
+            ("clean", "Three 9s"),
+            ("mixed", "Three cards, each a 9 or a 10"),
+        ],
+        initial="off",
+    )
+    farmers_turn_card_rule = forms.BooleanField(
+        label="Farmer's hand: none of the upcard's suit", required=False
+    )
+    farmers_redeal = forms.BooleanField(
+        label="Farmer's hand: ask for a redeal instead of swapping", required=False
+    )
+    lone_lead = forms.ChoiceField(
+        label="First lead of a lone hand",
+        choices=[("left_of_dealer", "Left of the dealer"), ("left_of_maker", "Left of the maker")],
+        initial="left_of_dealer",
+    )
+
+    def game_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in ("rules", "target", "partner_level", "opponents_level")]
+
+    def rule_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in OPTIONS]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if data.get("rules") == CUSTOM and data.get("farmers_hand") == "off":
+            for name in ("farmers_turn_card_rule", "farmers_redeal"):
+                if data.get(name):
+                    self.add_error(name, "This needs the farmer's hand: choose how it is played.")
+        return data
+
+    def rules_value(self) -> Rules:
+        """The rules chosen, with the target."""
+        data = self.cleaned_data
+        if data["rules"] == CUSTOM:
+            rules = Rules(**{name: data[name] for name in OPTIONS})
+        else:
+            rules = PRESETS[data["rules"]]
+        return replace(rules, target=data["target"])

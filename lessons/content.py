@@ -766,8 +766,8 @@ def _why_trumps(ex: Mapping[str, Any], right: set[str], given: set[str]) -> str:
     left = [c for c in cards if c.suit is trump.same_colour]
     if left:
         text += (
-            f" The jack of {trump.same_colour.plural} counts as a {trump.plural[:-1]}, "
-            "not as a card of its printed suit."
+            f" The jack of {trump.same_colour.plural} is a {trump.plural[:-1]} for the whole "
+            "hand, whatever suit is printed on it."
         )
     fakes = [
         parse_card(c)

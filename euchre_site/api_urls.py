@@ -5,12 +5,16 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts import api as accounts_api
 from analysis import api as analysis_api
+from lessons import quiz_api
 
 app_name = "api"
 
 urlpatterns = [
     path("me/", accounts_api.me, name="me"),
     path("hands/<int:hand_id>/analysis", analysis_api.hand_analysis, name="hand_analysis"),
+    path("quiz/skills", quiz_api.quiz_skills, name="quiz_skills"),
+    path("quiz/next", quiz_api.quiz_next, name="quiz_next"),
+    path("quiz/<str:question_id>/answer", quiz_api.quiz_answer, name="quiz_answer"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
 ]

@@ -5,6 +5,7 @@ from typing import Any
 from django.db import models, transaction
 
 from .content import CONTENT_DIR, LessonFile, load_course
+from .quiz_models import QuizQuestion as QuizQuestion  # the quiz's model, in its own module
 
 # Course
 

@@ -21,6 +21,8 @@ class Verdict:
     accepted: list[str]
     explanation: str
     numbers: dict[str, Any] | None
+    given: list[str]
+    """The answer given, as canonical choices (not part of the reply)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -84,4 +86,5 @@ def grade(grading: Grading, choices: list[str], multiple: bool, value: object) -
         accepted=list(grading.accepted),
         explanation=explanation,
         numbers=grading.numbers,
+        given=picked,
     )

@@ -1,0 +1,81 @@
+"""Serializers of the quiz API (``/api/v1/quiz/``): the shapes of ``shared/spec/quiz.md``."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from .quiz.skills import LEVELS, MAX_SEED, SKILLS
+
+
+class SkillSerializer(serializers.Serializer):
+    skill = serializers.CharField()
+    title = serializers.CharField()
+    kinds = serializers.ListField(child=serializers.CharField())
+    levels = serializers.ListField(child=serializers.IntegerField())
+
+
+class NextQuerySerializer(serializers.Serializer):
+    """The query of ``GET next``: the skill, and optionally the seed and the level."""
+
+    skill = serializers.CharField()
+    seed = serializers.IntegerField(required=False, min_value=0, max_value=MAX_SEED)
+    level = serializers.IntegerField(
+        required=False, default=1, min_value=min(LEVELS), max_value=max(LEVELS)
+    )
+
+    def validate_skill(self, value: str) -> str:
+        if value not in SKILLS:
+            raise serializers.ValidationError(
+                f"unknown skill {value!r} (known skills: {', '.join(SKILLS)})"
+            )
+        return value
+
+
+class QuestionSerializer(serializers.Serializer):
+    id = serializers.CharField(help_text="The question's public id, `q_` and hex digits.")
+    skill = serializers.CharField()
+    kind = serializers.CharField(
+        help_text="What is asked: winner, legal, trumps, effective_suit, leader, points, "
+        "call, best_card."
+    )
+    level = serializers.IntegerField()
+    prompt = serializers.CharField()
+    position = serializers.JSONField(
+        help_text="The position, in the vocabulary of the hand record; fields that do not "
+        "apply are left out."
+    )
+    choices = serializers.ListField(child=serializers.CharField())
+    multiple = serializers.BooleanField(
+        help_text="True when the answer is a list of every right choice."
+    )
+
+
+class AnswerSerializer(serializers.Serializer):
+    answer = serializers.JSONField(
+        help_text='One choice ("JD"), or a list of choices where the question is multiple.'
+    )
+
+
+class NumbersOptionSerializer(serializers.Serializer):
+    option = serializers.CharField()
+    expected_points = serializers.FloatField()
+    standard_error = serializers.FloatField()
+    loss = serializers.FloatField()
+    loss_se = serializers.FloatField()
+    accepted = serializers.BooleanField()
+
+
+class NumbersSerializer(serializers.Serializer):
+    samples = serializers.IntegerField()
+    tolerance = serializers.CharField()
+    options = NumbersOptionSerializer(many=True)
+
+
+class VerdictSerializer(serializers.Serializer):
+    correct = serializers.BooleanField()
+    answer = serializers.ListField(child=serializers.CharField(), help_text="The best answer.")
+    accepted = serializers.ListField(
+        child=serializers.CharField(), help_text="Every answer marked right."
+    )
+    explanation = serializers.CharField()
+    numbers = NumbersSerializer(allow_null=True)

@@ -680,6 +680,13 @@ def _describe(card: Card, trump: Suit | None) -> str:
     return f"{text} (the {role})" if role else text
 
 
+_NUMBERS = ("no", "one", "two", "three", "four", "five", "six")
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
 def _list(words: list[str]) -> str:
     if len(words) <= 1:
         return "".join(words)
@@ -760,7 +767,7 @@ def _why_trumps(ex: Mapping[str, Any], right: set[str], given: set[str]) -> str:
     names = [_describe(c, trump) for c in cards]
     count = len(cards)
     text = (
-        f"With {trump.plural} trump this hand holds {count} trump"
+        f"With {trump.plural} trump this hand holds {_NUMBERS[count]} trump"
         f"{'s' if count != 1 else ''}: {_list(names)}."
     )
     left = [c for c in cards if c.suit is trump.same_colour]
@@ -769,10 +776,16 @@ def _why_trumps(ex: Mapping[str, Any], right: set[str], given: set[str]) -> str:
             f" The jack of {trump.same_colour.plural} is a {trump.plural[:-1]} for the whole "
             "hand, whatever suit is printed on it."
         )
+    for text_card in sorted(given - right):
+        if text_card in ex["hand"]:
+            card = parse_card(text_card)
+            text += (
+                f" {_capital(_describe(card, trump))} is a {card.suit.plural[:-1]}, not a trump."
+            )
     fakes = [
         parse_card(c)
         for c in ex["hand"]
-        if c not in right and parse_card(c).suit is trump.same_colour
+        if c not in right and c not in given and parse_card(c).suit is trump.same_colour
     ]
     if fakes:
         text += (
@@ -794,11 +807,19 @@ def _why_legal(ex: Mapping[str, Any], right: set[str], given: set[str]) -> str:
     text += f", so the suit to follow is {led.plural}."
     following = [c for c in hand if effective_suit(c, trump) is led]
     if following:
+        count = len(following)
         text += (
-            f" This hand holds {len(following)} {led.plural[:-1]}"
-            f"{'s' if len(following) != 1 else ''} ({_list([str(c) for c in following])}) "
-            f"and must play {'it' if len(following) == 1 else 'one of them'}."
+            f" This hand holds {_NUMBERS[count]} {led.plural[:-1]}{'s' if count != 1 else ''}"
+            f", {_list([_describe(c, trump) for c in following])}, "
+            f"and must play {'it' if count == 1 else 'one of them'}."
         )
+        for text_card in sorted(given - right):
+            try:
+                card = parse_card(text_card)
+            except CardError:
+                continue
+            if card in hand:
+                text += f" {_capital(_describe(card, trump))} does not follow {led.plural}."
     else:
         text += f" This hand has no {led.plural}, so any card may be played."
     if trump is not None:

@@ -235,3 +235,13 @@ def test_the_content_loader_does_not_import_django() -> None:
         "assert not bad, bad"
     )
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)
+
+
+def test_the_explanation_says_why_a_wrong_card_is_wrong() -> None:
+    legal = {"kind": "legal", "trump": "H", "hand": ["JD", "AS", "QD"], "trick": [["E", "9H"]]}
+    text = explain(legal, ["QD"])
+    assert "one heart, the jack of diamonds (the left bower)" in text
+    assert "The queen of diamonds does not follow hearts." in text
+    trumps = {"kind": "trumps", "trump": "H", "hand": ["JD", "AD", "JH", "9S", "TH"]}
+    assert "The ace of diamonds is a diamond, not a trump." in explain(trumps, ["AD", "JH"])
+    assert "not a trump" not in explain(trumps, ["JD", "JH", "TH"])

@@ -112,15 +112,16 @@ def leader_question(rng: random.Random, level: int) -> Draft:
 
 
 _ROW_WORDS = {
-    "make": "the makers took 3 or 4 tricks: they score {p}",
-    "march": "the makers took all five tricks, a march: they score {p}",
-    "lone_march": "the lone maker took all five tricks, a lone march: {p} points",
-    "euchre": "the makers took fewer than 3 tricks: they are euchred, and the defenders score {p}",
-    "lone_maker_euchred": "the lone maker took fewer than 3 tricks: euchred, and the "
-    "defenders score {p}",
-    "lone_defender_euchre": "the lone defender held the makers under 3 tricks: a lone "
-    "defender's euchre scores {p}",
-    "no_trump_make": "at no-trump, 3 or 4 tricks score {p} for the makers",
+    "make": "The makers took {k}, enough to make it but not a march: {pts} to {makers}.",
+    "march": "The makers took all five tricks, a march: {pts} to {makers}.",
+    "lone_march": "The lone maker took all five tricks, a lone march: {pts} to {makers}.",
+    "euchre": "The makers took only {k}, fewer than 3: they are euchred, and the defenders, "
+    "{defenders}, score {pts}.",
+    "lone_maker_euchred": "The lone maker took only {k}, fewer than 3: euchred, and the "
+    "defenders, {defenders}, score {pts}.",
+    "lone_defender_euchre": "The makers took only {k} against a lone defender: a lone "
+    "defender's euchre, {pts} to {defenders}.",
+    "no_trump_make": "At no-trump, making it with 3 or 4 tricks scores {pts}: to {makers}.",
 }
 
 
@@ -195,8 +196,12 @@ def points_question(rng: random.Random, level: int) -> Draft:
         table += f", no-trump make {p.no_trump_make}"
     prompt = f"{facts}. {table}. Which side scores, and how many points?"
 
-    why = _ROW_WORDS[row].format(p=value)
-    explanation = f"{team_word(makers)} took {tricks}: {why}, to {team_word(scorer)}."
+    explanation = _ROW_WORDS[row].format(
+        k=f"{tricks} trick" + ("" if tricks == 1 else "s"),
+        pts=f"{value} point" + ("" if value == 1 else "s"),
+        makers=team_word(makers),
+        defenders=team_word(makers.other),
+    )
     if alone and row in ("make", "no_trump_make"):
         explanation += " Going alone pays more only for a march; 3 or 4 tricks score as usual."
     if defender is not None and to_makers:
@@ -205,11 +210,20 @@ def points_question(rng: random.Random, level: int) -> Draft:
         explanation += " A lone defender's euchre counts before a lone maker's."
     choices = [f"{team.value} {v}" for team in (makers, makers.other) for v in _point_values(rules)]
     choices = sorted(set(choices) | {answer}, key=lambda c: (c[:2], int(c[3:])))
+    side = "makers" if to_makers else "defenders"
+    feedback = {}
+    for choice in choices:
+        if choice[:2] != scorer.value:
+            feedback[choice] = f"Not {team_word(scorer.other)}: the {side} score this hand."
+        elif choice != answer:
+            feedback[choice] = f"Not {choice[3:]}: this result is worth {value} at this table."
     return Draft(
         kind="points",
         prompt=prompt,
         position=position,
         choices=choices,
         multiple=False,
-        grading=Grading(answer=[answer], accepted=[answer], explanation=explanation),
+        grading=Grading(
+            answer=[answer], accepted=[answer], explanation=explanation, feedback=feedback
+        ),
     )

@@ -319,11 +319,11 @@ def _winner_draft(state: HandState, number: int, trump: Suit | None) -> Draft:
     if winner in trumps:
         others = [c for c in trumps if c != winner]
         if others:
-            sentences.append(
-                f"The highest trump wins: {what_it_is(winner, trump)} beats "
-                + " and ".join(what_it_is(c, trump) for c in others)
-                + "."
+            beaten = [what_it_is(c, trump) for c in others]
+            listed = (
+                beaten[0] if len(beaten) == 1 else ", ".join(beaten[:-1]) + " and " + beaten[-1]
             )
+            sentences.append(f"The highest trump wins: {what_it_is(winner, trump)} beats {listed}.")
         else:
             sentences.append(f"{_cap(what_it_is(winner, trump))} is the only trump, so it wins.")
         if is_left_bower(winner, trump):
@@ -441,13 +441,20 @@ def _legal_draft(state: HandState, trump: Suit | None) -> Draft:
                     f"count as a {card.suit.plural[:-1]}."
                 )
     feedback = {}
+    one = led.plural[:-1]
     for card in hand:
-        if card in legal:
-            feedback[str(card)] = f"{_cap(the(card))} may be played."
-        else:
-            feedback[str(card)] = f"{_cap(the(card))} may not be played: you must follow " + (
-                f"{led.plural}."
+        if card in legal and card in following:
+            why = f"{_cap(what_it_is(card, trump))} follows {led.plural}, so it may be played."
+        elif card in legal:
+            why = f"{_cap(the(card))} may be played: you hold no {one}."
+        elif is_left_bower(card, trump):
+            why = (
+                f"{_cap(what_it_is(card, trump))} may not be played: it is no {one}, and "
+                f"you can follow {led.plural}."
             )
+        else:
+            why = f"{_cap(the(card))} may not be played: you can follow {led.plural}."
+        feedback[str(card)] = why
     position = _base_position(state, trump)
     position["seat"] = seat.value
     position["hand"] = [str(c) for c in hand]

@@ -27,10 +27,10 @@ def team_word(team: Team) -> str:
 
 
 def what_it_is(card: Card, trump: Suit | None) -> str:
-    """What a card is under ``trump``: 'the jack of diamonds, the left bower (a heart)'."""
+    """What a card is under ``trump``: 'the jack of diamonds (the left bower, a heart)'."""
     if trump is not None and card.rank is Rank.JACK:
         if card.suit is trump:
-            return f"{the(card)}, the right bower"
+            return f"{the(card)} (the right bower)"
         if card.suit is trump.same_colour:
-            return f"{the(card)}, the left bower (a {trump.plural[:-1]})"
+            return f"{the(card)} (the left bower, a {trump.plural[:-1]})"
     return the(card)

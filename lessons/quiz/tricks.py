@@ -319,10 +319,8 @@ def _winner_draft(state: HandState, number: int, trump: Suit | None) -> Draft:
     if winner in trumps:
         others = [c for c in trumps if c != winner]
         if others:
-            beaten = [what_it_is(c, trump) for c in others]
-            listed = (
-                beaten[0] if len(beaten) == 1 else ", ".join(beaten[:-1]) + " and " + beaten[-1]
-            )
+            names = [what_it_is(c, trump) for c in others]
+            listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
             sentences.append(f"The highest trump wins: {what_it_is(winner, trump)} beats {listed}.")
         else:
             sentences.append(f"{_cap(what_it_is(winner, trump))} is the only trump, so it wins.")

@@ -4,12 +4,14 @@ tables and plain code from the rules, and replays of records through the record 
 from __future__ import annotations
 
 import json
+import random
 from collections import Counter
 from typing import Any
 
 import pytest
 
-from games.engine.record import parse_record
+from games.engine.hand import Call, Play
+from games.engine.record import RecordError, parse_record
 from lessons.quiz.grading import grade
 from lessons.quiz.judgement import CLEAR_MARGIN, MIN_TOLERANCE, SAMPLES
 from lessons.quiz.question import Question, QuizError
@@ -369,3 +371,120 @@ def test_a_bad_skill_seed_or_level_is_refused_with_its_name(
 ) -> None:
     with pytest.raises(QuizError, match=f"^{field}:"):
         generate(skill, seed, level)
+
+
+# -- replays through the record parser --------------------------------------------------------
+
+DECK = [rank + suit for suit in "SHDC" for rank in PLAIN_ORDER]
+
+
+def previous(seat: str) -> str:
+    return SEATS[(SEATS.index(seat) + 3) % 4]
+
+
+def first_trick_record(position: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
+    """A record that reaches a first-trick ``legal`` position: the trick's players hold what
+    they played (a player who did not follow holds none of the led suit), the seat to play
+    holds its hand, and the first seat left of the dealer names trump in round two."""
+    trump, hand, trick = position["trump"], position["hand"], position["trick"]
+    led = plain_suit(trick[0][1], trump)
+    hands = {position["seat"]: list(hand)}
+    for seat, card in trick:
+        hands[seat] = [card]
+    pool = [c for c in DECK if c not in {c for h in hands.values() for c in h}]
+    rng.shuffle(pool)
+    short = [seat for seat, card in trick[1:] if plain_suit(card, trump) != led]
+    for seat in [*short, *(s for s in SEATS if s not in short)]:
+        cards = hands.setdefault(seat, [])
+        allowed = [c for c in pool if seat not in short or plain_suit(c, trump) != led]
+        if len(allowed) < 5 - len(cards):
+            return None
+        extra = allowed[: 5 - len(cards)]
+        cards += extra
+        pool = [c for c in pool if c not in extra]
+    upcards = [c for c in pool if c[1] != trump]
+    if not upcards:
+        return None
+    dealer = previous(trick[0][0])
+    calls: list[dict[str, Any]] = []
+    seat = nxt(dealer)
+    for _ in range(4):
+        calls.append({"seat": seat, "call": "pass"})
+        seat = nxt(seat)
+    calls.append({"seat": seat, "call": "name", "suit": trump, "alone": False})
+    return {
+        "dealer": dealer,
+        "hands": hands,
+        "upcard": upcards[0],
+        "auction": calls,
+        "play": [card for _, card in trick],
+    }
+
+
+def test_legal_answers_agree_with_replaying_each_card_through_the_engine() -> None:
+    rng = random.Random(0)
+    checked = 0
+    for q in questions("legal-play", range(300)) + questions("left-bower", range(300)):
+        if q.kind != "legal" or len(q.position["hand"]) != 5 or "alone" in q.position:
+            continue
+        data = first_trick_record(q.position, rng)
+        if data is None:
+            continue
+        allowed = []
+        for card in q.choices:
+            try:
+                parse_record({**data, "play": [*data["play"], card]})
+            except RecordError:
+                continue
+            allowed.append(card)
+        assert allowed == q.grading.answer, q.position
+        checked += 1
+    assert checked > 500
+
+
+def played_out(result: dict[str, Any], rules: dict[str, Any], rng: random.Random) -> Any:
+    """A random hand with the facts of ``result`` (maker, trump, alone, defender alone) whose
+    makers end with ``maker_tricks``, played at random and replayed from its record."""
+    for _ in range(3000):
+        dealer = rng.choice(SEATS)
+        deck = list(DECK)
+        rng.shuffle(deck)
+        hands = {s: deck[5 * i : 5 * i + 5] for i, s in enumerate(SEATS)}
+        upcard = deck[20]
+        if upcard[1] == result["trump"]:
+            continue  # the named suit cannot be the one turned down
+        calls: list[dict[str, Any]] = []
+        seat = nxt(dealer)
+        while len(calls) < 4 or seat != result["maker"]:
+            calls.append({"seat": seat, "call": "pass"})
+            seat = nxt(seat)
+        calls.append(
+            {"seat": seat, "call": "name", "suit": result["trump"], "alone": result["alone"]}
+        )
+        if result.get("defender_alone"):
+            calls.append({"seat": result["defender_alone"], "call": "defend_alone"})
+        base = {"rules": rules, "dealer": dealer, "hands": hands, "upcard": upcard}
+        state = parse_record({**base, "auction": calls}).state
+        while state.current_seat is not None and state.phase.value == "defend":
+            state.apply(Call("pass"))
+        while not state.is_terminal:
+            assert state.current_seat is not None
+            state.apply(Play(rng.choice(state.legal_cards(state.current_seat))))
+        makers = "NS" if result["maker"] in "NS" else "EW"
+        if state.result().to_json()["tricks"][makers] == result["maker_tricks"]:
+            plays = [str(c) for t in state.tricks for _, c in t.cards]
+            return parse_record({**base, "auction": calls, "play": plays})
+    return None
+
+
+def test_scoring_answers_agree_with_the_score_of_a_replayed_record() -> None:
+    rng = random.Random(1)
+    checked = 0
+    for q in questions("scoring", range(120)):
+        record = played_out(q.position["result"], q.position["rules"], rng)
+        assert record is not None, q.position
+        points = record.state.result().to_json()["points"]
+        scorer = next(team for team, value in points.items() if value)
+        assert q.grading.answer == [f"{scorer} {points[scorer]}"]
+        checked += 1
+    assert checked == 360

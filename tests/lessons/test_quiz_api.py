@@ -235,3 +235,10 @@ def test_the_schema_still_generates_and_describes_the_quiz(db: None) -> None:
     assert {"/api/v1/quiz/skills", "/api/v1/quiz/next", "/api/v1/quiz/{question_id}/answer"} <= set(
         paths
     )
+
+
+def test_staff_can_browse_quiz_questions_in_the_admin(admin_client: Client) -> None:
+    question = QuizQuestion.objects.create_generated("leader", 1, 1)
+    assert admin_client.get("/admin/lessons/quizquestion/").status_code == 200
+    page = admin_client.get(f"/admin/lessons/quizquestion/{question.pk}/change/")
+    assert page.status_code == 200 and question.public_id in page.content.decode()

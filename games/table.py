@@ -11,7 +11,17 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from games.engine.actions import format_action
-from games.engine.cards import Card, Rank, Seat, Suit, Team, card_name, sort_cards
+from games.engine.cards import (
+    Card,
+    Rank,
+    Seat,
+    Suit,
+    Team,
+    card_name,
+    effective_suit,
+    power,
+    sort_cards,
+)
 from games.engine.hand import (
     NT,
     Action,
@@ -107,7 +117,8 @@ class Table:
     summary: str = ""
     trick_note: str = ""
     game_over: str = ""
-    tricks_played: list[tuple[int, str, list[CardView]]] = field(default_factory=list)
+    tricks_played: list[tuple[int, str, str, list[CardView]]] = field(default_factory=list)
+    """Each finished trick: its number, who led, who won, the cards in playing order."""
 
 
 def call_text(seat: Seat, call: Call, state: HandState) -> str:
@@ -208,6 +219,19 @@ def summary_text(state: HandState) -> str:
     )
 
 
+def sort_hand(cards: list[Card | None], trump: Suit | None) -> list[Card]:
+    """South's cards suit by suit, high to low; trump first, the left bower among them."""
+    known = [c for c in sort_cards(cards) if c is not None]
+    if trump is None:
+        return known
+    trumps = sorted(
+        (c for c in known if effective_suit(c, trump) is trump),
+        key=lambda c: power(c, trump, trump),
+        reverse=True,
+    )
+    return trumps + [c for c in known if c not in trumps]
+
+
 def build_table(game: GamePlay, live: Live) -> Table:
     """The table as South sees it."""
     state = live.hand
@@ -250,9 +274,7 @@ def build_table(game: GamePlay, live: Live) -> Table:
     legal = state.legal_actions() if state.current_seat is HUMAN else []
     legal_texts = {format_action(a) for a in legal}
     hand_cards: list[CardView] = []
-    for card in sort_cards(state.hands[HUMAN]):
-        if card is None:
-            continue
+    for card in sort_hand(state.hands[HUMAN], trump):
         action = f"discard {card}" if state.phase is Phase.DISCARD else f"play {card}"
         hand_cards.append(card_view(card, trump, action, action in legal_texts))
 
@@ -313,6 +335,7 @@ def build_table(game: GamePlay, live: Live) -> Table:
             tricks_played.append(
                 (
                     number,
+                    who(trick.leader),
                     who(state.trick_winner(trick)),
                     [card_view(c, trump) for _, c in trick.cards],
                 )

@@ -5,10 +5,12 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
-from games.engine.cards import Seat
+from games.engine.actions import format_action
+from games.engine.cards import Seat, Suit, parse_card
 from games.engine.hand import Phase
 from games.engine.rules import PRESETS, Rules
 from games.models import HUMAN_SEAT, GamePlay
+from games.table import sort_hand
 
 from .conftest import human_choice
 
@@ -391,3 +393,40 @@ def test_a_finished_hand_shows_the_summary_and_links_to_my_hands(
     assert f'id="hand-{hand.pk}"' in mine
     client.post(reverse("games:game_next_hand", args=[game.pk]), {"hand_number": 1})
     assert GamePlay.objects.get().hand_number == 2
+
+
+def test_my_only_legal_card_is_played_for_me_after_a_pause(client: Client, alice: User) -> None:
+    client.force_login(alice)
+    for seed in range(50):
+        game = GamePlay.objects.start(alice, Rules(), seed=seed)
+        for _ in range(40):
+            live = game.rebuild()
+            state = live.hand
+            if state.is_terminal:
+                break
+            if state.current_seat is HUMAN_SEAT and state.phase is Phase.PLAY:
+                legal = state.legal_actions()
+                held = [c for c in state.hands[HUMAN_SEAT] if c is not None]
+                if len(legal) == 1 and len(held) > 1:
+                    page = client.get(reverse("games:game", args=[game.pk])).content.decode()
+                    assert "is played for you" in page
+                    assert 'hx-trigger="load delay:' in page
+                    step = game.step
+                    client.post(
+                        reverse("games:game_advance", args=[game.pk]),
+                        {"hand_number": game.hand_number, "step": step},
+                    )
+                    game.refresh_from_db()
+                    assert game.hands[-1][step] == format_action(legal[0])
+                    return
+            if game.automatic_action(live) is not None:
+                game.advance()
+            else:
+                game.act(human_choice(game))
+    raise AssertionError("no spot where South had a single legal card")
+
+
+def test_my_hand_shows_trump_first_with_the_left_bower() -> None:
+    cards = [parse_card(c) for c in ("AH", "JD", "9S", "JH", "KC")]
+    assert [str(c) for c in sort_hand(cards, Suit.DIAMONDS)] == ["JD", "JH", "9S", "AH", "KC"]
+    assert [str(c) for c in sort_hand(cards, None)] == ["9S", "AH", "JH", "JD", "KC"]

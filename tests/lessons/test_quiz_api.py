@@ -6,8 +6,12 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from django.urls import include, path
+from drf_spectacular.drainage import GENERATOR_STATS
+from drf_spectacular.generators import SchemaGenerator
 
 from accounts.models import User
+from euchre_site import api_urls
 from lessons.models import QuizQuestion
 from lessons.quiz.skills import SKILLS, generate
 from lessons.quiz_models import AlreadyAnswered, SkillProgress
@@ -226,6 +230,16 @@ def test_a_graded_call_comes_with_its_numbers(db: None) -> None:
     assert numbers["samples"] == 60
     assert [o["option"] for o in numbers["options"]] == question["choices"]
     assert verdict["answer"][0] in verdict["accepted"]
+
+
+def test_the_quiz_views_give_the_schema_generator_no_warnings() -> None:
+    quiz = [p for p in api_urls.urlpatterns if str(p.pattern).startswith("quiz/")]
+    GENERATOR_STATS.reset()
+    schema = SchemaGenerator(patterns=[path("api/v1/", include((quiz, "api")))]).get_schema(
+        request=None, public=True
+    )
+    assert len(schema["paths"]) == 3
+    assert not GENERATOR_STATS, (GENERATOR_STATS._warn_cache, GENERATOR_STATS._error_cache)
 
 
 def test_the_schema_still_generates_and_describes_the_quiz(db: None) -> None:

@@ -430,3 +430,21 @@ def test_my_hand_shows_trump_first_with_the_left_bower() -> None:
     cards = [parse_card(c) for c in ("AH", "JD", "9S", "JH", "KC")]
     assert [str(c) for c in sort_hand(cards, Suit.DIAMONDS)] == ["JD", "JH", "9S", "AH", "KC"]
     assert [str(c) for c in sort_hand(cards, None)] == ["9S", "AH", "JH", "JD", "KC"]
+
+
+def test_the_end_of_the_game_is_shown(client: Client, alice: User, sent: list[int]) -> None:
+    from .conftest import play_to_end_of_hand
+
+    game = GamePlay.objects.start(alice, Rules(target=5), seed=9)
+    while game.status == GamePlay.Status.PLAYING:
+        play_to_end_of_hand(game)
+        if game.status == GamePlay.Status.PLAYING:
+            game.next_hand()
+    client.force_login(alice)
+    page = client.get(reverse("games:game", args=[game.pk])).content.decode()
+    assert re.search(r"(You and North win the game!|West and East win the game\.)", page)
+    assert f"Final score {game.scores['NS']}–{game.scores['EW']}" in page
+    assert "Deal the next hand" not in page
+    listing = client.get(reverse("games:play")).content.decode()
+    assert f"Continue game {game.pk}" not in listing
+    assert "Finished games" in listing

@@ -735,10 +735,10 @@ def _why_winner(ex: Mapping[str, Any], right: set[str], given: set[str]) -> str:
         if len(trumps) == 1:
             text += f" Only one trump was played, {_describe(winner, trump)}, and it wins."
         else:
-            text += f" The highest trump played wins: {_describe(winner, trump)}."
+            text += f" The best trump on the table takes it: {_describe(winner, trump)}."
     else:
         text += (
-            f" No trump was played, so the highest {led.plural[:-1]} wins: "
+            f" Nobody played a trump, so the best {led.plural[:-1]} takes it: "
             f"{_describe(winner, trump)}."
         )
     for text_card in sorted(given - right):
@@ -840,8 +840,8 @@ def _why_effective_suit(ex: Mapping[str, Any], right: set[str], given: set[str])
         return f"In no-trump there are no bowers: {_describe(card, None)} is a {suit.plural[:-1]}."
     if card.rank is Rank.JACK and card.suit is trump.same_colour:
         return (
-            f"{_describe(card, trump)[0].upper()}{_describe(card, trump)[1:]} is the jack of "
-            f"the other suit of trump's colour: while {trump.plural} are trump it is a "
+            f"{_capital(_describe(card, trump))} shares trump's colour: while "
+            f"{trump.plural} are trump it is a "
             f"{trump.plural[:-1]}, second only to the jack of {trump.plural}."
         )
     if card.rank is Rank.JACK and card.suit is trump:
@@ -881,7 +881,7 @@ def _why_leader(ex: Mapping[str, Any], right: set[str], given: set[str]) -> str:
 
 _ROW_WORDS = {
     "make": "the makers took three or four tricks",
-    "march": "the makers took all five tricks, a march",
+    "march": "the makers took every trick (a march)",
     "lone_march": "a lone maker took all five tricks",
     "euchre": "the makers took fewer than three tricks: they are euchred",
     "lone_maker_euchred": "a lone maker was euchred",

@@ -448,3 +448,22 @@ def test_the_end_of_the_game_is_shown(client: Client, alice: User, sent: list[in
     listing = client.get(reverse("games:play")).content.decode()
     assert f"Continue game {game.pk}" not in listing
     assert "Finished games" in listing
+
+
+def test_the_dealer_discards_by_clicking_a_card(client: Client, alice: User) -> None:
+    game = find_game(alice, Rules(), lambda s: s.round == 1 and s.dealer is HUMAN_SEAT)
+    game.act("order_up")
+    client.force_login(alice)
+    page = client.get(reverse("games:game", args=[game.pk])).content.decode()
+    offered = buttons(page)
+    assert len(offered) == 6 and all(v.startswith("discard ") for v in offered)
+    assert "choose a card to discard" in page
+    assert " disabled" not in page.split('<ul class="hand"')[1].split("</ul>")[0]
+    upcard = game.rebuild().hand.upcard
+    response = client.post(
+        reverse("games:game_act", args=[game.pk]),
+        {"action": f"discard {upcard}", "hand_number": 1, "step": game.step},
+        headers={"HX-Request": "true"},
+    )
+    assert "You discard the" in response.content.decode()
+    assert GamePlay.objects.get().rebuild().hand.discard == upcard

@@ -467,3 +467,9 @@ def test_the_dealer_discards_by_clicking_a_card(client: Client, alice: User) -> 
     )
     assert "You discard the" in response.content.decode()
     assert GamePlay.objects.get().rebuild().hand.discard == upcard
+
+
+def test_the_admin_lists_games(admin_client: Client, alice: User) -> None:
+    game = GamePlay.objects.start(alice, Rules(), seed=1)
+    assert admin_client.get("/admin/games/gameplay/").status_code == 200
+    assert admin_client.get(f"/admin/games/gameplay/{game.pk}/change/").status_code == 200

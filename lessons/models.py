@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.db import models, transaction
 
 from .content import CONTENT_DIR, LessonFile, load_course
@@ -84,3 +85,30 @@ class Lesson(models.Model):
             "content": lesson_file.content(),
             "source_hash": lesson_file.source_hash,
         }
+
+
+# Progress through the course
+
+
+class LessonProgress(models.Model):
+    """The exercises of one lesson a signed-in learner has answered right.
+
+    Without an account, the same record lives in the session (see ``lessons.progress``).
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="lesson_progress"
+    )
+    lesson = models.ForeignKey(Lesson, on_delete=models.CASCADE, related_name="progress")
+    solved = models.JSONField(default=list)
+    """Step numbers (0-based) of the exercises answered right."""
+    completed_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "lesson"], name="one_progress_per_lesson")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} · {self.lesson}"

@@ -67,8 +67,8 @@ def test_the_vendored_htmx_and_the_stylesheet_are_served(client: Client) -> None
     assert client.get("/static/css/site.css").status_code == 200
 
 
-def test_the_learn_page_is_the_rules_reference(client: Client) -> None:
-    response = client.get(reverse("lessons:index"))
+def test_the_rules_reference_shows_every_preset(client: Client) -> None:
+    response = client.get(reverse("lessons:rules"))
     assert response.status_code == 200
     page = response.content.decode()
     assert "<h1>Rules reference</h1>" in page
@@ -108,10 +108,10 @@ def test_rules_table_leaves_a_cell_empty_for_an_option_a_preset_lacks() -> None:
 
 
 def test_the_rules_reference_shows_the_table_only_when_there_are_presets() -> None:
-    empty = render_to_string("lessons/index.html", {"table": rules_table({})})
+    empty = render_to_string("lessons/rules.html", {"table": rules_table({})})
     assert "<table" not in empty
     table = rules_table({"standard": FakeRules((("Stick the dealer", "no"),))})
-    page = render_to_string("lessons/index.html", {"table": table})
+    page = render_to_string("lessons/rules.html", {"table": table})
     assert '<th scope="col">standard</th>' in page
     assert '<th scope="row">Stick the dealer</th>' in page
     assert "<td>no</td>" in page

@@ -1,0 +1,58 @@
+"""A learner's progress through the course: saved for a signed-in user, kept in the session
+otherwise, behind one small interface so the views need not care which."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest
+from django.utils import timezone
+
+from .models import Lesson, LessonProgress
+
+SESSION_KEY = "lesson_progress"
+
+
+def solved_steps(request: HttpRequest, lesson: Lesson) -> set[int]:
+    """The steps of ``lesson`` answered right."""
+    if request.user.is_authenticated:
+        progress = LessonProgress.objects.filter(user=request.user, lesson=lesson).first()
+        return set(progress.solved) if progress else set()
+    return set(request.session.get(SESSION_KEY, {}).get(lesson.slug, []))
+
+
+def record_solved(request: HttpRequest, lesson: Lesson, step: int) -> None:
+    """Note that ``step`` of ``lesson`` was answered right; the lesson is complete once every
+    exercise is."""
+    exercises = lesson_exercises(lesson)
+    if request.user.is_authenticated:
+        progress, _ = LessonProgress.objects.get_or_create(user=request.user, lesson=lesson)
+        solved = set(progress.solved) | {step}
+        progress.solved = sorted(solved)
+        if exercises <= solved and progress.completed_at is None:
+            progress.completed_at = timezone.now()
+        progress.save()
+        return
+    everything = dict(request.session.get(SESSION_KEY, {}))
+    everything[lesson.slug] = sorted(set(everything.get(lesson.slug, [])) | {step})
+    request.session[SESSION_KEY] = everything
+
+
+def lesson_exercises(lesson: Lesson) -> set[int]:
+    return {i for i, step in enumerate(lesson.steps) if step.get("type") == "exercise"}
+
+
+def course_progress(request: HttpRequest, lessons: list[Lesson]) -> dict[str, tuple[int, int]]:
+    """For each lesson's slug: (exercises solved, exercises in all)."""
+    if request.user.is_authenticated:
+        saved = {
+            p.lesson_id: set(p.solved)
+            for p in LessonProgress.objects.filter(user=request.user, lesson__in=lessons)
+        }
+        solved = {lesson.slug: saved.get(lesson.pk, set()) for lesson in lessons}
+    else:
+        session = request.session.get(SESSION_KEY, {})
+        solved = {lesson.slug: set(session.get(lesson.slug, [])) for lesson in lessons}
+    out = {}
+    for lesson in lessons:
+        exercises = lesson_exercises(lesson)
+        out[lesson.slug] = (len(exercises & solved[lesson.slug]), len(exercises))
+    return out

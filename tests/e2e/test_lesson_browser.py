@@ -1,0 +1,51 @@
+"""A learner goes through a whole lesson in a real browser."""
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+from pytest_django.live_server_helper import LiveServer
+
+from lessons.models import Lesson
+
+pytestmark = pytest.mark.browser
+
+
+def test_a_learner_completes_the_bowers_lesson(
+    live_server: LiveServer, page: Page, artifacts: Path
+) -> None:
+    Lesson.load_course()
+    lesson = Lesson.objects.get(slug="trump-and-the-bowers")
+    page.goto(live_server.url + "/learn/")
+    page.get_by_role("link", name=lesson.title).click()
+    expect(page.get_by_role("heading", level=1)).to_have_text(lesson.title)
+
+    for number, step in enumerate(lesson.steps):
+        if step["type"] != "exercise":
+            continue
+        section = page.locator(f"#step-{number}")
+        if step["multiple"]:
+            for value in step["answer"]:
+                section.locator(f'input[value="{value}"]').check()
+            section.get_by_role("button", name="Check").click()
+        else:
+            section.locator(f'button[value="{step["answer"][0]}"]').click()
+        expect(page.locator(f"#step-{number}")).to_contain_text("Right.")
+
+    expect(page.locator("#lesson-progress")).to_contain_text("Lesson complete")
+    page.screenshot(path=artifacts / "lesson-complete.png", full_page=True)
+    page.goto(live_server.url + "/learn/")
+    expect(page.get_by_role("listitem").filter(has_text=lesson.title)).to_contain_text("Done")
+
+
+def test_a_wrong_answer_is_explained_in_place(
+    live_server: LiveServer, page: Page, artifacts: Path
+) -> None:
+    Lesson.load_course()
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(live_server.url + "/learn/trump-and-the-bowers/")
+    first = page.locator(".exercise").first
+    first.get_by_role("button", name="diamonds").click()
+    expect(first).to_contain_text("Not quite.")
+    expect(first).to_contain_text("left bower")
+    page.screenshot(path=artifacts / "lesson-wrong-answer-phone.png", full_page=True)

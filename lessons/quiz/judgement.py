@@ -14,6 +14,7 @@ choice wrong, as the review does.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from analysis.solver.foresight import OptionValue, call_foresight, card_foresight, paired_loss
@@ -77,15 +78,18 @@ def grade_options(
 
 
 def _feedback(
-    order: list[str], accepted: list[str], losses: dict[str, tuple[float, float]], word: str
+    order: list[str],
+    accepted: list[str],
+    losses: dict[str, tuple[float, float]],
+    words: Callable[[str], str],
 ) -> dict[str, str]:
     feedback = {}
     for label in order:
         loss, se = losses[label]
         if label not in accepted:
             feedback[label] = (
-                f"{word.format(label)} gives up {loss:.2f} points a hand on average "
-                f"(give or take {se:.2f})."
+                f"{words(label)[0].upper() + words(label)[1:]} gives up {loss:.2f} points a "
+                f"hand on average (give or take {se:.2f})."
             )
     return feedback
 
@@ -108,8 +112,10 @@ def _auction_text(state: HandState) -> str:
     if not state.auction:
         return "Nobody has bid yet."
     passes = [seat.word for seat, _ in state.auction]
-    if len(passes) <= 4:
+    if len(passes) < 4:
         return f"{', '.join(passes)} passed."
+    if len(passes) == 4:
+        return "Everyone passed in the first round and the upcard was turned down."
     return (
         f"Everyone passed in the first round and the upcard was turned down; then "
         f"{', '.join(passes[4:])} passed."
@@ -195,7 +201,7 @@ def call_question(rng: random.Random, level: int) -> Draft:
             answer=[best],
             accepted=accepted,
             explanation=explanation,
-            feedback=_feedback(order, accepted, losses, "{}"),
+            feedback=_feedback(order, accepted, losses, _call_words),
             numbers=numbers,
         ),
     )
@@ -277,8 +283,8 @@ def _best_card_draft(
         else ""
     )
     prompt = (
-        f"{trump_sentence(trump)} {state.maker.word} named them.{lone} You are {seat.word}; "
-        f"your side has taken {state.tricks_won[seat.team]} trick(s), the other side "
+        f"{trump_sentence(trump)} {state.maker.word} named them.{lone} You are {seat.word}. "
+        f"Tricks so far: your side {state.tricks_won[seat.team]}, the other side "
         f"{state.tricks_won[seat.team.other]}. {so_far} The whole hand so far is in the "
         f"record. Which card do you play?"
     )
@@ -303,7 +309,9 @@ def _best_card_draft(
             answer=[best],
             accepted=accepted,
             explanation=explanation,
-            feedback=_feedback(order, accepted, losses, "Playing {}"),
+            feedback=_feedback(
+                order, accepted, losses, lambda label: f"playing {the(parse_card(label))}"
+            ),
             numbers=numbers,
         ),
     )

@@ -41,7 +41,7 @@ def card_choice(value: str, trump: Suit | None) -> Choice:
 
 def choice(value: str, kind: str, trump: Suit | None) -> Choice:
     """One answer button."""
-    if kind in ("winner", "trumps", "legal", "farmers_hand") and value != "none":
+    if kind in ("winner", "trumps", "legal", "farmers_hand", "best_card") and value != "none":
         try:
             return card_choice(value, trump)
         except ValueError:
@@ -84,4 +84,9 @@ def facts(exercise: dict[str, Any]) -> list[Fact]:
         out.append(Fact("The upcard", [card_choice(exercise["upcard"], None)]))
     if "dealer" in exercise:
         out.append(Fact("The dealer", [], parse_seat(exercise["dealer"]).word))
+    if "seat" in exercise:
+        out.append(Fact("You are", [], parse_seat(exercise["seat"]).word))
+    if "score" in exercise:
+        score = exercise["score"]
+        out.append(Fact("Score", [], f"North-South {score['NS']}, East-West {score['EW']}"))
     return out

@@ -7,6 +7,9 @@ app_name = "lessons"
 urlpatterns = [
     path("", views.index, name="index"),
     path("rules/", views.rules, name="rules"),
+    path("practice/", views.practice, name="practice"),
+    path("practice/<slug:skill>/", views.practice_question, name="practice_question"),
+    path("practice/q/<str:public_id>/answer", views.practice_answer, name="practice_answer"),
     path("<slug:slug>/", views.lesson, name="lesson"),
     path("<slug:slug>/<int:number>/answer", views.answer, name="answer"),
 ]

@@ -1,3 +1,4 @@
+import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -15,6 +16,8 @@ from .content import answer_for, explain
 from .display import choice, facts
 from .models import Lesson
 from .progress import course_progress, lesson_exercises, record_solved, solved_steps
+from .quiz.skills import LEVELS, MAX_SEED, SKILLS
+from .quiz_models import AlreadyAnswered, AnswerError, QuizQuestion
 
 
 class DescribedRules(Protocol):
@@ -140,3 +143,81 @@ def answer(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             status=status,
         )
     return render(request, "lessons/lesson.html", context, status=status)
+
+
+def practice(request: HttpRequest) -> HttpResponse:
+    """The quizzes: one endless, engine-marked drill per skill, at three levels."""
+    progress = QuizQuestion.objects.progress(request.user) if request.user.is_authenticated else {}
+    skills = [(skill, progress.get(skill.slug)) for skill in SKILLS.values()]
+    return render(request, "lessons/practice.html", {"skills": skills, "levels": LEVELS})
+
+
+def _question_view(question: QuizQuestion) -> dict[str, Any]:
+    payload = question.payload
+    position = payload["position"]
+    trump = position.get("trump")
+    suit = None if not trump or trump == "NT" else parse_suit(trump)
+    return {
+        "id": question.public_id,
+        "prompt": payload["prompt"],
+        "multiple": payload["multiple"],
+        "choices": [choice(value, question.kind, suit) for value in payload["choices"]],
+        "facts": facts({**position, "kind": question.kind}),
+    }
+
+
+def practice_question(request: HttpRequest, skill: str) -> HttpResponse:
+    """A new question of ``skill``, at the level asked for (1 by default)."""
+    if skill not in SKILLS:
+        raise Http404("No such skill.")
+    level_text = request.GET.get("level", "1")
+    if level_text not in {str(level) for level in LEVELS}:
+        return render(
+            request,
+            "lessons/practice.html",
+            {
+                "skills": [(s, None) for s in SKILLS.values()],
+                "levels": LEVELS,
+                "problem": f"There is no level {level_text!r}: choose 1, 2 or 3.",
+            },
+            status=400,
+        )
+    level = int(level_text)
+    question = QuizQuestion.objects.create_generated(skill, secrets.randbelow(MAX_SEED + 1), level)
+    context = {"skill": SKILLS[skill], "level": level, "question": _question_view(question)}
+    return render(request, "lessons/practice_question.html", context)
+
+
+@require_POST
+def practice_answer(request: HttpRequest, public_id: str) -> HttpResponse:
+    """Mark an answer once, and explain it."""
+    question = get_object_or_404(QuizQuestion, public_id=public_id)
+    given = request.POST.getlist("answer")
+    value: object = given if question.payload["multiple"] else (given[0] if given else None)
+    feedback: dict[str, Any]
+    status = 200
+    try:
+        if not given:
+            raise AnswerError("Choose an answer first.")
+        user = request.user if request.user.is_authenticated else None
+        verdict = question.submit(value, user)
+        feedback = {
+            "correct": verdict.correct,
+            "explanation": verdict.explanation,
+            "answer": [choice(a, question.kind, None).text for a in verdict.answer],
+            "numbers": verdict.numbers,
+            "given": verdict.given,
+        }
+    except AnswerError as error:
+        feedback, status = {"problem": str(error)}, 400
+    except AlreadyAnswered:
+        feedback, status = {"problem": "This question has already been answered."}, 409
+    context = {
+        "skill": SKILLS[question.skill],
+        "level": question.level,
+        "question": {**_question_view(question), "feedback": feedback},
+    }
+    template = "lessons/practice_question.html"
+    if request.htmx:
+        template += "#question"
+    return render(request, template, context, status=status)

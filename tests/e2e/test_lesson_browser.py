@@ -7,6 +7,7 @@ from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from lessons.models import Lesson
+from lessons.quiz_models import QuizQuestion
 
 pytestmark = pytest.mark.browser
 
@@ -49,3 +50,24 @@ def test_a_wrong_answer_is_explained_in_place(
     expect(first).to_contain_text("Not quite.")
     expect(first).to_contain_text("left bower")
     page.screenshot(path=artifacts / "lesson-wrong-answer-phone.png", full_page=True)
+
+
+def test_a_learner_answers_practice_questions(
+    live_server: LiveServer, page: Page, artifacts: Path
+) -> None:
+    page.goto(live_server.url + "/learn/practice/")
+    page.get_by_role("link", name="Level 1").first.click()
+    for _ in range(3):
+        question = QuizQuestion.objects.latest("created")
+        answer = question.grading["answer"]
+        section = page.locator("#question")
+        if question.payload["multiple"]:
+            for value in answer:
+                section.locator(f'input[value="{value}"]').check()
+            section.get_by_role("button", name="Check").click()
+        else:
+            section.locator(f'button[value="{answer[0]}"]').click()
+        expect(page.locator("#question")).to_contain_text("Right.")
+        page.screenshot(path=artifacts / "practice-answered.png", full_page=True)
+        page.get_by_role("link", name="Next question").click()
+    assert QuizQuestion.objects.filter(correct=True).count() == 3

@@ -193,6 +193,32 @@ def test_the_left_bower_skill_puts_the_left_bower_in_most_questions(
     assert len(both) > 50
 
 
+def test_the_left_bower_skill_asks_each_situation_learners_get_wrong(
+    left_bower_questions: list[Question],
+) -> None:
+    situations: Counter[str] = Counter()
+    for q in left_bower_questions:
+        trump = q.position["trump"]
+        if trump == "NT":
+            continue
+        left = left_bower(trump)
+        trick = [card for _, card in q.position.get("trick", [])]
+        hand = q.position.get("hand", [])
+        if trick and trick[0] == left:
+            situations["led"] += 1
+        if q.kind == "legal" and left in hand and trick[0][1] == left[1]:
+            situations["held when its own suit is led"] += 1
+        if q.kind == "legal" and left in hand and plain_suit(trick[0], trump) == trump:
+            situations["following trump with it"] += 1
+        if left in trick and "J" + trump in trick:
+            situations["both bowers in one trick"] += 1
+        if q.kind == "trumps" and left in hand:
+            situations["counting trump"] += 1
+        if q.kind == "effective_suit" and q.position["card"] == left:
+            situations["its suit"] += 1
+    assert len(situations) == 6 and min(situations.values()) > 50, situations
+
+
 def test_trick_winners_are_the_cards_plain_code_picks_including_lone_and_no_trump() -> None:
     asked = questions("trick-winner", RULES_SEEDS)
     for q in asked:

@@ -4,8 +4,10 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models, transaction
+from django.utils import timezone
 
 from .content import CONTENT_DIR, LessonFile, load_course
+from .mastery import Schedule, review
 from .quiz_models import QuizQuestion as QuizQuestion  # the quiz's model, in its own module
 
 # Course
@@ -112,3 +114,58 @@ class LessonProgress(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} · {self.lesson}"
+
+
+class ReviewItem(models.Model):
+    """A quiz question a signed-in learner missed, coming back by spaced repetition (SM-2)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="review_items"
+    )
+    skill = models.CharField(max_length=40)
+    seed = models.BigIntegerField()
+    level = models.PositiveSmallIntegerField()
+    ease = models.FloatField(default=2.5)
+    interval = models.PositiveIntegerField(default=0)
+    repetitions = models.PositiveIntegerField(default=0)
+    due = models.DateField()
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "skill", "seed", "level"], name="one_review_item_per_question"
+            )
+        ]
+        ordering = ["due", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.user} · {self.skill} #{self.seed} (due {self.due})"
+
+    @classmethod
+    def record(cls, user: Any, skill: str, seed: int, level: int, correct: bool) -> None:
+        """Schedule a question after an answer: a miss enters (or re-enters) the review; a
+        right answer to a question under review stretches its interval."""
+        item = cls.objects.filter(user=user, skill=skill, seed=seed, level=level).first()
+        if item is None and correct:
+            return
+        today = timezone.localdate()
+        schedule = (
+            Schedule()
+            if item is None
+            else Schedule(item.ease, item.interval, item.repetitions, item.due)
+        )
+        after = review(schedule, correct, today)
+        assert after.due is not None
+        cls.objects.update_or_create(
+            user=user,
+            skill=skill,
+            seed=seed,
+            level=level,
+            defaults={
+                "ease": after.ease,
+                "interval": after.interval,
+                "repetitions": after.repetitions,
+                "due": after.due,
+            },
+        )

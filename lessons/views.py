@@ -1,11 +1,17 @@
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import date, timedelta
 from typing import Any, Protocol
 
 import markdown
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
@@ -14,7 +20,8 @@ from games.engine.rules import PRESETS
 
 from .content import answer_for, explain
 from .display import choice, facts
-from .models import Lesson
+from .mastery import Answer, mastery
+from .models import Lesson, ReviewItem
 from .progress import course_progress, lesson_exercises, record_solved, solved_steps
 from .quiz.skills import LEVELS, MAX_SEED, SKILLS
 from .quiz_models import AlreadyAnswered, AnswerError, QuizQuestion
@@ -201,6 +208,8 @@ def practice_answer(request: HttpRequest, public_id: str) -> HttpResponse:
             raise AnswerError("Choose an answer first.")
         user = request.user if request.user.is_authenticated else None
         verdict = question.submit(value, user)
+        if user is not None:
+            ReviewItem.record(user, question.skill, question.seed, question.level, verdict.correct)
         feedback = {
             "correct": verdict.correct,
             "explanation": verdict.explanation,
@@ -216,8 +225,106 @@ def practice_answer(request: HttpRequest, public_id: str) -> HttpResponse:
         "skill": SKILLS[question.skill],
         "level": question.level,
         "question": {**_question_view(question), "feedback": feedback},
+        "next_url": _next_url(request, question),
     }
     template = "lessons/practice_question.html"
     if request.htmx:
         template += "#question"
     return render(request, template, context, status=status)
+
+
+def _due(request: HttpRequest) -> QuerySet[ReviewItem]:
+    if not request.user.is_authenticated:
+        return ReviewItem.objects.none()
+    return ReviewItem.objects.filter(user=request.user, due__lte=timezone.localdate())
+
+
+def _next_url(request: HttpRequest, question: QuizQuestion) -> str:
+    """Where "Next question" leads: the reviews while any are due, else the same drill."""
+    if _due(request).exists():
+        return reverse("lessons:practice_review")
+    url = reverse("lessons:practice_question", args=[question.skill])
+    return f"{url}?level={question.level}"
+
+
+@login_required
+def practice_review(request: HttpRequest) -> HttpResponse:
+    """The next missed question that is due again."""
+    item = _due(request).first()
+    if item is None:
+        messages.info(request, "No question is due for review: well done.")
+        return redirect("lessons:progress")
+    question = QuizQuestion.objects.create_generated(item.skill, item.seed, item.level)
+    context = {
+        "skill": SKILLS[item.skill],
+        "level": item.level,
+        "question": _question_view(question),
+        "review": True,
+    }
+    return render(request, "lessons/practice_question.html", context)
+
+
+def progress(request: HttpRequest) -> HttpResponse:
+    """How far the learner has got: lessons, mastery of each skill, answers over time, and
+    the questions due for review."""
+    lessons = list(Lesson.objects.in_order())
+    done = course_progress(request, lessons)
+    completed = sum(1 for solved, total in done.values() if total and solved == total)
+    context: dict[str, Any] = {"lessons_done": completed, "lessons_total": len(lessons)}
+    if request.user.is_authenticated:
+        answers = QuizQuestion.objects.answered_by_user(request.user).order_by("answered_at", "pk")
+        by_skill: dict[str, list[Answer]] = {}
+        by_day: dict[date, list[int]] = {}
+        for skill, correct, level, answered_at in answers.values_list(
+            "skill", "correct", "level", "answered_at"
+        ):
+            by_skill.setdefault(skill, []).append(Answer(bool(correct), level))
+            day = timezone.localdate(answered_at)
+            counts = by_day.setdefault(day, [0, 0])
+            counts[0 if correct else 1] += 1
+        context["skills"] = [
+            {
+                "skill": skill,
+                "mastery": mastery(by_skill.get(slug, [])),
+                "right": sum(a.correct for a in by_skill.get(slug, [])),
+                "answered": len(by_skill.get(slug, [])),
+            }
+            for slug, skill in SKILLS.items()
+        ]
+        context["chart"] = _chart(by_day, timezone.localdate())
+        context["due"] = _due(request).count()
+    return render(request, "lessons/progress.html", context)
+
+
+def _chart(by_day: dict[date, list[int]], today: date, days: int = 30) -> dict[str, Any]:
+    """Right and wrong answers on each of the last ``days`` days, as SVG bar geometry."""
+    start = today - timedelta(days=days - 1)
+    rows = [
+        (start + timedelta(days=i), *by_day.get(start + timedelta(days=i), [0, 0]))
+        for i in range(days)
+    ]
+    top = max([right + wrong for _, right, wrong in rows] + [1])
+    height, width = 120, 10
+    bars = []
+    for i, (day, right, wrong) in enumerate(rows):
+        right_h = round(height * right / top)
+        wrong_h = round(height * wrong / top)
+        bars.append(
+            {
+                "x": i * (width + 2),
+                "right_y": height - right_h,
+                "right_h": right_h,
+                "wrong_y": height - right_h - wrong_h,
+                "wrong_h": wrong_h,
+                "label": f"{day:%b %d}: {right} right, {wrong} wrong",
+            }
+        )
+    return {
+        "bars": bars,
+        "width": days * (width + 2),
+        "height": height,
+        "bar": width,
+        "total": sum(r + w for _, r, w in rows),
+        "start": start,
+        "end": today,
+    }

@@ -220,14 +220,12 @@ def trumps_question(rng: random.Random, level: int, *, focus_left: bool) -> Draf
 # -- tricks in play ------------------------------------------------------------------------
 
 
-def _situation(
-    rng: random.Random, level: int, *, focus_left: bool, lone: bool, no_trump: bool
-) -> tuple[Rules, Suit | None, HandState]:
+def _situation(rng: random.Random, *, lone: bool, no_trump: bool) -> tuple[Suit | None, HandState]:
+    """A hand dealt and bid, ready for the first lead: a random trump and maker."""
     rules = PRESETS["no-trump"] if no_trump else PRESETS["standard"]
     trump = None if no_trump else rng.choice(list(Suit))
     maker = rng.choice(list(Seat))
-    state = start_hand(rng, rules, trump, maker, alone=lone)
-    return rules, trump, state
+    return trump, start_hand(rng, rules, trump, maker, alone=lone)
 
 
 def _favour(trump: Suit | None, *, focus_left: bool, level: int) -> Favour:
@@ -293,9 +291,7 @@ def winner_question(rng: random.Random, level: int, *, focus_left: bool) -> Draf
     lone = level == 3 and rng.random() < 0.5
     no_trump = level == 3 and not focus_left and not lone and rng.random() < 0.5
     for _ in range(ATTEMPTS):
-        rules, trump, state = _situation(
-            rng, level, focus_left=focus_left, lone=lone, no_trump=no_trump
-        )
+        trump, state = _situation(rng, lone=lone, no_trump=no_trump)
         favour = _favour(trump, focus_left=focus_left, level=level)
         last = 1 if level == 1 else 3
         for number in range(last):
@@ -402,7 +398,7 @@ def legal_question(rng: random.Random, level: int, *, focus_left: bool) -> Draft
     """Which of your cards may you play to this trick?"""
     lone = level == 3 and rng.random() < 0.3
     for _ in range(ATTEMPTS):
-        _, trump, state = _situation(rng, level, focus_left=focus_left, lone=lone, no_trump=False)
+        trump, state = _situation(rng, lone=lone, no_trump=False)
         favour = _favour(trump, focus_left=True, level=level)
         last_card = 4 * (1 if level == 1 else 3)
         while state.phase is Phase.PLAY and state.cards_played < last_card:

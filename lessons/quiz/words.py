@@ -4,16 +4,12 @@ from __future__ import annotations
 
 from games.engine.cards import Card, Rank, Suit, Team
 
-__all__ = ["strain_word", "team_word", "the", "trump_sentence", "what_it_is"]
+__all__ = ["team_word", "the", "trump_sentence", "what_it_is"]
 
 
 def the(card: Card) -> str:
     """'the jack of diamonds'."""
     return f"the {card.rank.word} of {card.suit.plural}"
-
-
-def strain_word(trump: Suit | None) -> str:
-    return "no-trump" if trump is None else trump.plural
 
 
 def trump_sentence(trump: Suit | None) -> str:

@@ -242,20 +242,28 @@ class Solver:
 
     # -- public -------------------------------------------------------------------------
 
-    def solve(self, position: Position) -> int:
-        """North-South's tricks from ``position`` on, with perfect play by everyone."""
+    def solve(self, position: Position, guess: int | None = None) -> int:
+        """North-South's tricks from ``position`` on, with perfect play by everyone.
+
+        ``guess``, when given, is where the tests start (a sibling's value, say): a close
+        guess needs only two tests.
+        """
         self._check(position)
         hands = list(position.hands)
         lo, hi = 0, position.tricks_left
         # Zero-window tests ("can North-South take k tricks?") prune far more than one
         # full-window search; the table keeps what each test learnt for the next.
+        k = None if guess is None else min(max(guess, 1), hi)
         while lo < hi:
-            k = (lo + hi + 1) // 2
+            if k is None or not lo < k <= hi:
+                k = (lo + hi + 1) // 2
             value = self._search(hands, position, k - 1, k)
             if value >= k:
                 lo = value
+                k = value + 1
             else:
                 hi = value
+                k = value
         return lo
 
     def at_least(self, position: Position, k: int) -> bool:
@@ -287,9 +295,12 @@ class Solver:
         """For each legal card of the seat to move: North-South's tricks after playing it."""
         self._check(position)
         values: dict[int, int] = {}
+        guess: int | None = None
         for group in self.equivalent_groups(position):
             child, won = self.child(position, group[0])
-            value = won + self.solve(child)
+            # Options are usually worth about the same: each starts from the last one's value.
+            value = won + self.solve(child, None if guess is None else guess - won)
+            guess = value
             for card in group:
                 values[card] = value
         return values

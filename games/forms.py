@@ -5,7 +5,7 @@ from typing import Any
 
 from django import forms
 
-from games.engine.rules import DEFAULT_PRESET, PRESETS, Rules
+from games.engine.rules import DEFAULT_PRESET, PRESETS, Points, Rules
 
 from .models import Level
 
@@ -29,6 +29,16 @@ OPTIONS = (
     "farmers_redeal",
     "lone_lead",
 )
+
+POINTS = {
+    "make": "Makers take 3 or 4 tricks",
+    "march": "Makers take all 5 (a march)",
+    "lone_march": "A lone maker takes all 5",
+    "euchre": "Makers euchred: to the defenders",
+    "lone_maker_euchred": "A lone maker euchred: to the defenders",
+    "lone_defender_euchre": "A lone defender's euchre",
+    "no_trump_make": "No-trump made (3 or 4 tricks)",
+}
 
 
 class StartGameForm(forms.Form):
@@ -92,11 +102,26 @@ class StartGameForm(forms.Form):
         initial="left_of_dealer",
     )
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        default = Points()
+        for name, label in POINTS.items():
+            self.fields[f"points_{name}"] = forms.IntegerField(
+                label=label,
+                min_value=0,
+                max_value=24,
+                initial=getattr(default, name),
+                required=False,
+            )
+
     def game_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in ("rules", "target", "partner_level", "opponents_level")]
 
     def rule_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in OPTIONS]
+
+    def points_fields(self) -> list[forms.BoundField]:
+        return [self[f"points_{name}"] for name in POINTS]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -110,7 +135,16 @@ class StartGameForm(forms.Form):
         """The rules chosen, with the target."""
         data = self.cleaned_data
         if data["rules"] == CUSTOM:
-            rules = Rules(**{name: data[name] for name in OPTIONS})
+            default = Points()
+            points = Points(
+                **{
+                    name: getattr(default, name)
+                    if data[f"points_{name}"] is None
+                    else data[f"points_{name}"]
+                    for name in POINTS
+                }
+            )
+            rules = Rules(points=points, **{name: data[name] for name in OPTIONS})
         else:
             rules = PRESETS[data["rules"]]
         return replace(rules, target=data["target"])

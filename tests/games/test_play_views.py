@@ -8,7 +8,7 @@ from accounts.models import User
 from games.engine.actions import format_action
 from games.engine.cards import Seat, Suit, parse_card
 from games.engine.hand import Phase
-from games.engine.rules import PRESETS, Rules
+from games.engine.rules import PRESETS, Points, Rules
 from games.models import HUMAN_SEAT, GamePlay
 from games.table import sort_hand
 
@@ -89,9 +89,16 @@ def test_starting_a_game_saves_it_and_opens_the_table(client: Client, alice: Use
 def test_a_custom_game_uses_the_options_and_the_target(client: Client, alice: User) -> None:
     client.force_login(alice)
     data = {**START, "rules": "custom", "target": "5", "no_trump": "on", "defend_alone": "on"}
-    client.post(reverse("games:start_game"), data)
+    client.post(reverse("games:start_game"), {**data, "points_march": "3", "points_euchre": ""})
     game = GamePlay.objects.get()
-    assert game.rules_value == Rules(no_trump=True, defend_alone=True, target=5)
+    points = Points(march=3)
+    assert game.rules_value == Rules(no_trump=True, defend_alone=True, target=5, points=points)
+    assert game.rules == {
+        "no_trump": True,
+        "defend_alone": True,
+        "target": 5,
+        "points": {"march": 3},
+    }
 
 
 def test_a_preset_ignores_the_custom_options(client: Client, alice: User) -> None:
@@ -106,6 +113,10 @@ def test_a_preset_ignores_the_custom_options(client: Client, alice: User) -> Non
         ({"target": "7"}, "Select a valid choice. 7 is not one of the available choices."),
         ({"rules": "cutthroat"}, "Select a valid choice. cutthroat is not one"),
         ({"opponents_level": "hard"}, "Select a valid choice. hard is not one"),
+        (
+            {"rules": "custom", "points_march": "-1"},
+            "Ensure this value is greater than or equal to 0.",
+        ),
         (
             {"rules": "custom", "farmers_redeal": "on"},
             "This needs the farmer&#x27;s hand: choose how it is played.",

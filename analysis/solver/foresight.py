@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from games.engine.cards import ALL_CARDS, Card, Seat, Suit, Team, effective_suit, power
-from games.engine.hand import Action, Discard, FarmerSwap, HandState, Phase
+from games.engine.hand import Action, Call, Discard, FarmerSwap, HandState, Phase
 from games.engine.rules import Rules
 from games.engine.scoring import scoring_row
 
@@ -362,7 +362,6 @@ def call_foresight(
     """
     options = call_options(state)
     values: dict[Action, list[float]] = {option: [] for option in options}
-    history = list(state.history)
     solvers: dict[tuple[int, tuple[bool, bool, bool, bool]], Solver] = {}
     for _ in range(samples):
         dealt = _deal_for(state, seat, rng)
@@ -371,14 +370,29 @@ def call_foresight(
         hands, kitty = dealt
         for option in options:
             trial = HandState(state.rules, state.dealer, hands, state.upcard, kitty)
-            for _, action in history:
-                trial.apply(action)
+            _replay(trial, state, seat)
             trial.apply(option)
             while trial.phase not in (Phase.PLAY, Phase.DONE):
                 assert trial.current_seat is not None
                 trial.apply(policy(trial, trial.current_seat))
             values[option].append(_play_out(trial, seat.team, solvers))
     return {option: _summary(v) for option, v in values.items()}
+
+
+def _replay(trial: HandState, state: HandState, seat: Seat) -> None:
+    """Bring a state dealt from a sampled layout to ``state``'s decision by ``seat``. A
+    sampled hand may qualify for a farmer's hand where the real one was not known to: such
+    a seat declines it."""
+    for (who, action), phase in zip(state.history, state.history_phases, strict=True):
+        while trial.phase is Phase.FARMER and (
+            phase is not Phase.FARMER or trial.current_seat is not who
+        ):
+            trial.apply(Call("pass"))
+        trial.apply(action)
+    while trial.phase is Phase.FARMER and (
+        state.phase is not Phase.FARMER or trial.current_seat is not seat
+    ):
+        trial.apply(Call("pass"))
 
 
 def _play_out(

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from games.engine.hand import Action
 
-from . import easy, policy
+from . import easy, hard, policy
 from .observation import Observation, observe
 
 __all__ = ["BOTS", "Bot", "Observation", "observe"]
@@ -32,4 +32,5 @@ class Bot:
 BOTS: dict[str, Bot] = {
     "easy": Bot("easy", easy.decide_with_reason),
     "normal": Bot("normal", policy.decide_with_reason),
+    "hard": Bot("hard", hard.decide_with_reason),
 }

@@ -83,6 +83,8 @@ class Observation:
     farmer_seat: Seat | None = None
     farmer_cards: tuple[Card, ...] = ()
     """The three cards a farmer showed and swapped into the kitty: known to everybody."""
+    kitty_taken: tuple[Card | None, ...] = ()
+    """The cards this seat took from the kitty with a farmer's hand: known to it alone."""
 
     # -- the auction -----------------------------------------------------------------------
 
@@ -256,4 +258,5 @@ def observe(state: HandState, seat: Seat, score: Mapping[Team, int] | None = Non
         discard=state.discard if seat is state.dealer else None,
         farmer_seat=state.farmer_seat,
         farmer_cards=farmer_cards,
+        kitty_taken=state.dealt_kitty if farmer_cards and seat is state.farmer_seat else (),
     )

@@ -152,6 +152,8 @@ class HandState:
         self.passed_out = False
         self.history: list[tuple[Seat, Action]] = []
         """Every action applied, in order, with the seat that took it."""
+        self.history_phases: list[Phase] = []
+        """The phase each action of ``history`` was taken in."""
         self._queue: list[Seat] = []
 
         if rules.farmers_hand != "off":
@@ -285,8 +287,10 @@ class HandState:
         if self.phase is Phase.DONE or self.current_seat is None:
             raise IllegalAction("the hand is over")
         seat = self.current_seat
+        phase = self.phase
         self._dispatch(seat, action)
         self.history.append((seat, action))
+        self.history_phases.append(phase)
 
     def _dispatch(self, seat: Seat, action: Action) -> None:
         if self.phase is Phase.FARMER:

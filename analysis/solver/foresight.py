@@ -19,13 +19,13 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from games.engine.cards import ALL_CARDS, Card, Seat, Suit, Team, effective_suit, power
+from games.engine.cards import ALL_CARDS, Card, Seat, Suit, Team, effective_suit
 from games.engine.hand import Action, Call, Discard, FarmerSwap, HandState, Phase
 from games.engine.rules import Rules
 from games.engine.scoring import scoring_row
 
 from .dd import Position, Solver
-from .hindsight import Unknown, strain_number
+from .hindsight import Unknown, distinct_discards, strain_number
 from .tables import card_mask
 
 __all__ = [
@@ -233,41 +233,6 @@ def paired_loss(best: OptionValue, chosen: OptionValue) -> tuple[float, float]:
     diffs = [b - c for b, c in zip(best.values, chosen.values, strict=True)]
     summary = _summary(diffs)
     return summary.mean, summary.se
-
-
-def distinct_discards(state: HandState) -> dict[Card, list[Card]]:
-    """The dealer's possible discards, with cards that can never differ grouped: two cards of
-    the same effective suit with no card of the deck ranked between them.
-    """
-    trump = state.trump
-    held = sorted(
-        (c for c in state.hands[state.dealer] if c is not None),
-        key=lambda c: (effective_suit(c, trump).value, _rank_in_suit(c, trump)),
-    )
-    groups: dict[Card, list[Card]] = {}
-    previous: Card | None = None
-    for card in held:
-        if previous is not None and _adjacent(previous, card, trump):
-            groups[next(k for k, v in groups.items() if previous in v)].append(card)
-        else:
-            groups[card] = [card]
-        previous = card
-    return groups
-
-
-def _rank_in_suit(card: Card, trump: Suit | None) -> int:
-    """The card's place in its effective suit, weakest first, among all 24 cards."""
-    suit = effective_suit(card, trump)
-    mine = power(card, trump, suit)
-    return sum(
-        1 for c in ALL_CARDS if effective_suit(c, trump) is suit and power(c, trump, suit) < mine
-    )
-
-
-def _adjacent(a: Card, b: Card, trump: Suit | None) -> bool:
-    return effective_suit(a, trump) is effective_suit(b, trump) and (
-        abs(_rank_in_suit(a, trump) - _rank_in_suit(b, trump)) == 1
-    )
 
 
 def discard_foresight(

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.engine.cards import ALL_CARDS, Card, Seat, Suit, Team
+from games.engine.cards import ALL_CARDS, Card, Seat, Suit, Team, effective_suit, power
 from games.engine.hand import NT, Discard, HandState, Phase, Play, Strain
 from games.engine.record import HandRecord, format_record, parse_record
 from games.engine.rules import Rules
@@ -27,6 +27,7 @@ __all__ = [
     "Solvers",
     "card_options",
     "discard_options",
+    "distinct_discards",
     "DealError",
     "Unknown",
     "dd_table",
@@ -155,20 +156,58 @@ def card_options(position: Position, solvers: Solvers, team: Team) -> dict[Card,
 
 
 def discard_options(state: HandState, solvers: Solvers) -> dict[Card, int]:
-    """dd_tricks of the dealer's partnership for each of the six cards it might discard."""
+    """dd_tricks of the dealer's partnership for each of the six cards it might discard
+    (cards that can never differ are solved once)."""
     dealer = state.dealer
     held = state.hands[dealer]
     if None in held:
         raise Unknown("the dealer's discard is not known")
     values: dict[Card, int] = {}
-    for card in held:
-        assert card is not None
+    guess: int | None = None
+    for card, group in distinct_discards(state).items():
         trial = _copy_for_discard(state)
         trial.apply(Discard(card))
         position = position_of(trial)
-        ns = solvers(position).solve(position)
-        values[card] = _team_tricks(position, ns, dealer.team)
+        ns = solvers(position).solve(position, guess)
+        guess = ns
+        for member in group:
+            values[member] = _team_tricks(position, ns, dealer.team)
     return values
+
+
+def distinct_discards(state: HandState) -> dict[Card, list[Card]]:
+    """The dealer's possible discards, with cards that can never differ grouped: two cards of
+    the same effective suit with no card of the deck ranked between them.
+    """
+    trump = state.trump
+    held = sorted(
+        (c for c in state.hands[state.dealer] if c is not None),
+        key=lambda c: (effective_suit(c, trump).value, _rank_in_suit(c, trump)),
+    )
+    groups: dict[Card, list[Card]] = {}
+    previous: Card | None = None
+    for card in held:
+        if previous is not None and _adjacent(previous, card, trump):
+            groups[next(k for k, v in groups.items() if previous in v)].append(card)
+        else:
+            groups[card] = [card]
+        previous = card
+    return groups
+
+
+def _rank_in_suit(card: Card, trump: Suit | None) -> int:
+    """The card's place in its effective suit, weakest first, among all 24 cards."""
+    suit = effective_suit(card, trump)
+    mine = power(card, trump, suit)
+    return sum(
+        1 for c in ALL_CARDS if effective_suit(c, trump) is suit and power(c, trump, suit) < mine
+    )
+
+
+def _adjacent(a: Card, b: Card, trump: Suit | None) -> bool:
+    return effective_suit(a, trump) is effective_suit(b, trump) and (
+        abs(_rank_in_suit(a, trump) - _rank_in_suit(b, trump)) == 1
+    )
 
 
 def _copy_for_discard(state: HandState) -> HandState:

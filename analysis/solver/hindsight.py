@@ -163,11 +163,21 @@ def discard_options(state: HandState, solvers: Solvers) -> dict[Card, int]:
     if None in held:
         raise Unknown("the dealer's discard is not known")
     values: dict[Card, int] = {}
+    groups = distinct_discards(state)
+    # Every discard leads to the same first lead: one copy of the state gives the position,
+    # and each discard only changes the dealer's cards.
+    trial = _copy_for_discard(state)
+    trial.apply(Discard(next(iter(groups))))
+    base = position_of(trial)
     guess: int | None = None
-    for card, group in distinct_discards(state).items():
-        trial = _copy_for_discard(state)
-        trial.apply(Discard(card))
-        position = position_of(trial)
+    six = card_mask([c for c in held if c is not None])
+    for card, group in groups.items():
+        hands = list(base.hands)
+        if base.active[dealer.number]:
+            hands[dealer.number] = six & ~(1 << card.index)
+        position = Position(
+            base.strain, (hands[0], hands[1], hands[2], hands[3]), base.leader, (), base.active
+        )
         ns = solvers(position).solve(position, guess)
         guess = ns
         for member in group:

@@ -6,6 +6,7 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
+from games.bots import BOTS
 from games.management.commands import bot_match
 
 
@@ -50,7 +51,10 @@ def test_a_bot_against_itself_wins_about_half_when_seats_alternate() -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (("--a", "hard", "--b", "easy"), "--a: unknown bot 'hard' (known bots: easy, normal)"),
+        (
+            ("--a", "grandmaster", "--b", "easy"),
+            f"--a: unknown bot 'grandmaster' (known bots: {', '.join(BOTS)})",
+        ),
         (("--a", "easy", "--b", "expert"), "--b: unknown bot 'expert'"),
         (("--a", "easy", "--b", "easy", "--games", "0"), "--games: must be at least 1"),
         (("--a", "easy", "--b", "easy", "--rules", "nope"), "--rules: rules: unknown preset"),

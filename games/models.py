@@ -13,7 +13,7 @@ from games.bots import BOTS, observe
 from games.engine.actions import ActionError, format_action, parse_action
 from games.engine.cards import Seat, Team
 from games.engine.game import Game
-from games.engine.hand import Action, HandState, IllegalAction, Phase
+from games.engine.hand import Action, Discard, HandState, IllegalAction, Phase, Play
 from games.engine.record import format_record, parse_record, record_from_state
 from games.engine.rules import Rules, format_rules, parse_rules
 
@@ -94,6 +94,11 @@ class Hand(models.Model):
     record_hash = models.CharField(
         max_length=64, help_text="SHA-256 of the canonical record: identical hands share it."
     )
+    hints = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="The hints the player asked for while playing this hand: step, advice, reason.",
+    )
     created = models.DateTimeField(auto_now_add=True)
 
     objects = HandQuerySet.as_manager()
@@ -111,6 +116,16 @@ class Hand(models.Model):
         return self.title or f"Hand {self.pk}"
 
 
+def _advice(action: Action, state: HandState) -> str:
+    """A hint's advice in words: ``Play the A♥``, ``Order it up (♥ hearts trump)``…"""
+    from games.table import card_text, control_label
+
+    if isinstance(action, Play | Discard):
+        verb = "Play" if isinstance(action, Play) else "Discard"
+        return f"{verb} the {card_text(action.card)}" if action.card is not None else verb
+    return control_label(action, state)
+
+
 class GameError(ValueError):
     """An action the game cannot take now; the message is meant for the player."""
 
@@ -122,6 +137,7 @@ HUMAN_SEAT = Seat.S
 class Level(models.TextChoices):
     EASY = "easy", "Easy"
     NORMAL = "normal", "Normal"
+    HARD = "hard", "Hard"
 
 
 @dataclass
@@ -189,6 +205,11 @@ class GamePlay(models.Model):
     scores = models.JSONField(default=_zero_scores)
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.PLAYING)
     saved_hands = models.ManyToManyField(Hand, blank=True, related_name="games")
+    hints = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Hints asked for in the hand being played: step, advice, reason.",
+    )
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 
@@ -259,6 +280,10 @@ class GamePlay(models.Model):
                 record_from_state(live.hand),
                 title=f"Game {self.pk}, hand {self.hand_number}",
             )
+            if self.hints:
+                hand.hints = [*hand.hints, *self.hints]
+                hand.save(update_fields=["hints"])
+                self.hints = []
             self.saved_hands.add(hand)
 
     def act(self, text: str, *, hand_number: int | None = None, step: int | None = None) -> Live:
@@ -308,6 +333,32 @@ class GamePlay(models.Model):
                 row.save()
         self._reload_from(row)
         return live
+
+    def hint(self, *, hand_number: int | None = None, step: int | None = None) -> dict[str, str]:
+        """The Hard player's advice for the player's decision, with its reason; the hint is
+        kept, and goes with the hand to the player's library when the hand ends.
+
+        Raises :class:`GameError` when the page was stale or it is not the player's turn.
+        """
+        with transaction.atomic():
+            row = type(self).objects.select_for_update().get(pk=self.pk)
+            row._check_fresh(hand_number, step)
+            live = row.rebuild()
+            if live.hand.is_terminal or live.hand.current_seat is not HUMAN_SEAT:
+                raise GameError("A hint is for your own turn.")
+            view = observe(live.hand, HUMAN_SEAT, dict(live.game.scores))
+            action, reason = BOTS["hard"].decide_with_reason(view)
+            hint = {
+                "hand": str(row.hand_number),
+                "step": str(row.step),
+                "action": format_action(action),
+                "advice": _advice(action, live.hand),
+                "reason": reason,
+            }
+            row.hints = [*row.hints, hint]
+            row.save(update_fields=["hints", "updated"])
+        self.hints = row.hints
+        return hint
 
     def automatic_action(self, live: Live) -> Action | None:
         """The action taken without the player: a computer's, or the player's only card."""

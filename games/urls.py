@@ -12,4 +12,5 @@ urlpatterns = [
     path("play/<int:pk>/act/", views.game_act, name="game_act"),
     path("play/<int:pk>/advance/", views.game_advance, name="game_advance"),
     path("play/<int:pk>/next-hand/", views.game_next_hand, name="game_next_hand"),
+    path("play/<int:pk>/hint/", views.game_hint, name="game_hint"),
 ]

@@ -118,6 +118,25 @@ def game_advance(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 @login_required
+def game_hint(request: HttpRequest, pk: int) -> HttpResponse:
+    """The Hard player's advice for the player's decision, with its reason."""
+    game = _get_game_for_user(request, pk)
+    try:
+        hint = game.hint(**_position(request))
+    except GameError as error:
+        game.refresh_from_db()
+        return _respond(request, game, None, str(error))
+    if not request.htmx:
+        messages.info(request, f"Hint: {hint['advice']}. {hint['reason']}")
+        return redirect("games:game", pk=game.pk)
+    context = _table_context(game, game.rebuild())
+    context["oob"] = True
+    context["hint"] = hint
+    return render(request, "games/game.html#table", context)
+
+
+@require_POST
+@login_required
 def game_next_hand(request: HttpRequest, pk: int) -> HttpResponse:
     game = _get_game_for_user(request, pk)
     try:

@@ -112,7 +112,7 @@ def test_a_preset_ignores_the_custom_options(client: Client, alice: User) -> Non
     [
         ({"target": "7"}, "Select a valid choice. 7 is not one of the available choices."),
         ({"rules": "cutthroat"}, "Select a valid choice. cutthroat is not one"),
-        ({"opponents_level": "hard"}, "Select a valid choice. hard is not one"),
+        ({"opponents_level": "expert"}, "Select a valid choice. expert is not one"),
         (
             {"rules": "custom", "points_march": "-1"},
             "Ensure this value is greater than or equal to 0.",

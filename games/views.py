@@ -5,6 +5,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from analysis.models import AnalysisJob
+
 from .forms import StartGameForm
 from .models import GameError, GamePlay, Hand, Live
 from .table import build_table
@@ -16,7 +18,30 @@ HANDS_PER_PAGE = 25
 def my_hands(request: HttpRequest) -> HttpResponse:
     hands = Hand.objects.owned_by(request.user)
     page = Paginator(hands, HANDS_PER_PAGE).get_page(request.GET.get("page"))
-    return render(request, "games/my_hands.html", {"page": page})
+    jobs = AnalysisJob.objects.filter(hand__in=list(page.object_list)).select_related("result")
+    latest: dict[int, AnalysisJob] = {}
+    for job in jobs.order_by("id"):
+        latest[job.hand_id] = job
+    rows = [(hand, _review_status(latest.get(hand.pk))) for hand in page.object_list]
+    return render(request, "games/my_hands.html", {"page": page, "rows": rows})
+
+
+def _review_status(job: AnalysisJob | None) -> str:
+    """The state of a hand's review, in words."""
+    if job is None:
+        return "Not reviewed"
+    if job.status == AnalysisJob.Status.DONE and job.result is not None:
+        marks = [d for d in job.result.review["decisions"] if d.get("mark")]
+        blunders = sum(1 for d in marks if d["class"] == "blunder")
+        if not marks:
+            return "Reviewed: no mistakes marked"
+        text = f"Reviewed: {len(marks)} decision{'s' if len(marks) != 1 else ''} marked"
+        return text + (f", {blunders} blunder{'s' if blunders != 1 else ''}" if blunders else "")
+    if job.status == AnalysisJob.Status.RUNNING:
+        return f"Reviewing: {job.progress_done} of {job.progress_total or '?'} decisions"
+    if job.status == AnalysisJob.Status.FAILED:
+        return "The review failed"
+    return "Queued for review"
 
 
 def _get_game_for_user(request: HttpRequest, pk: int) -> GamePlay:

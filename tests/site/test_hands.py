@@ -50,3 +50,35 @@ def test_my_hands_shows_only_my_own_hands_newest_first(
 def test_a_hand_without_a_title_is_named_by_its_number(alice: User) -> None:
     hand = make_hand(alice, "")
     assert str(hand) == f"Hand {hand.pk}"
+
+
+def test_my_hands_shows_each_hands_review_status(client: Client, alice: User) -> None:
+    from analysis.models import AnalysisJob, AnalysisResult
+
+    queued = make_hand(alice, "Waiting")
+    running = make_hand(alice, "Under way")
+    done = make_hand(alice, "Finished")
+    AnalysisJob.objects.filter(hand=running).update(
+        status="running", progress_done=3, progress_total=28
+    )
+    job = AnalysisJob.objects.get(hand=done)
+    review = {
+        "decisions": [
+            {"kind": "play", "mark": "??", "class": "blunder"},
+            {"kind": "call", "mark": "?", "class": "mistake"},
+            {"kind": "play", "mark": None, "class": None},
+        ]
+    }
+    result = AnalysisResult.objects.create(
+        record_hash=done.record_hash,
+        params_key=job.params_key,
+        solver_version=job.solver_version,
+        review=review,
+        seconds=0.5,
+    )
+    AnalysisJob.objects.filter(pk=job.pk).update(status="done", result=result)
+    client.force_login(alice)
+    page = client.get(reverse("games:my_hands")).content.decode()
+    assert f"{queued}</th>" in page and "Queued for review" in page
+    assert "Reviewing: 3 of 28 decisions" in page
+    assert "Reviewed: 2 decisions marked, 1 blunder" in page

@@ -14,7 +14,7 @@ progress included.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from .tables import NO_TRUMP, tables_for
@@ -68,6 +68,22 @@ class Position:
         return popcount(self.hands[self.leader]) + (1 if self.trick else 0)
 
 
+def _splits(order: tuple[int, ...]) -> Iterator[tuple[int, int, list[int]]]:
+    """Every way to be of one suit's cards (``order``, strongest first): the cards still
+    out and those of them one hand holds, as masks, with the cards out strongest first.
+    """
+    n = len(order)
+    for out_bits in range(1 << n):
+        out_cards = [order[k] for k in range(n) if out_bits >> k & 1]
+        out = sum(1 << card for card in out_cards)
+        held_bits = out_bits
+        while True:
+            yield out, sum(1 << order[k] for k in range(n) if held_bits >> k & 1), out_cards
+            if held_bits == 0:
+                break
+            held_bits = (held_bits - 1) & out_bits
+
+
 _RUN_CACHE: dict[int, tuple[dict[int, list[int]], ...]] = {}
 
 
@@ -78,39 +94,20 @@ def _run_tables(strain: int) -> tuple[dict[int, list[int]], ...]:
     cached = _RUN_CACHE.get(strain)
     if cached is not None:
         return cached
-    tables = tables_for(strain)
     result = []
-    for suit in range(4):
-        order = tables.order[suit]
+    for order in tables_for(strain).order:
         table: dict[int, list[int]] = {}
-        n = len(order)
-        for out_bits in range(1 << n):
-            out = 0
-            for k in range(n):
-                if out_bits >> k & 1:
-                    out |= 1 << order[k]
-            held_bits = out_bits
-            while True:
-                held = 0
-                for k in range(n):
-                    if held_bits >> k & 1:
-                        held |= 1 << order[k]
-                reps = []
-                in_run = False
-                for card in order:
-                    bit = 1 << card
-                    if not out & bit:
-                        continue
-                    if held & bit:
-                        if not in_run:
-                            reps.append(card)
-                        in_run = True
-                    else:
-                        in_run = False
-                table[out << 24 | held] = reps
-                if held_bits == 0:
-                    break
-                held_bits = (held_bits - 1) & out_bits
+        for out, held, out_cards in _splits(order):
+            reps = []
+            in_run = False
+            for card in out_cards:
+                if held >> card & 1:
+                    if not in_run:
+                        reps.append(card)
+                    in_run = True
+                else:
+                    in_run = False
+            table[out << 24 | held] = reps
         result.append(table)
     _RUN_CACHE[strain] = tuple(result)
     return _RUN_CACHE[strain]
@@ -129,32 +126,13 @@ def _compression_tables(strain: int) -> tuple[dict[int, int], ...]:
     cached = _COMP_CACHE.get(strain)
     if cached is not None:
         return cached
-    tables = tables_for(strain)
     result = []
-    for suit in range(4):
-        order = tables.order[suit]
-        n = len(order)
+    for order in tables_for(strain).order:
         table: dict[int, int] = {}
-        for out_bits in range(1 << n):
-            out = 0
-            for k in range(n):
-                if out_bits >> k & 1:
-                    out |= 1 << order[k]
-            held_bits = out_bits
-            while True:
-                held = 0
-                compressed = 0
-                position = 0
-                for k in range(n):
-                    if out_bits >> k & 1:
-                        if held_bits >> k & 1:
-                            held |= 1 << order[k]
-                            compressed |= 1 << position
-                        position += 1
-                table[out << 24 | held] = compressed
-                if held_bits == 0:
-                    break
-                held_bits = (held_bits - 1) & out_bits
+        for out, held, out_cards in _splits(order):
+            table[out << 24 | held] = sum(
+                1 << i for i, card in enumerate(out_cards) if held >> card & 1
+            )
         result.append(table)
     _COMP_CACHE[strain] = tuple(result)
     return _COMP_CACHE[strain]
@@ -175,37 +153,27 @@ def _bound_tables(strain: int) -> tuple[dict[int, int], dict[int, int], dict[int
     cached = _BOUND_CACHE.get(strain)
     if cached is not None:
         return cached
-    tables = tables_for(strain)
     above_best: dict[int, int] = {}
     top_card: dict[int, int] = {}
     top_run: dict[int, int] = {}
-    for suit in range(4):
-        order = tables.order[suit]
-        n = len(order)
-        for bits in range(1 << n):
-            cards = [order[k] for k in range(n) if bits >> k & 1]  # strongest first
-            mask = sum(1 << c for c in cards)
-            top_card[mask] = 1 << cards[0] if cards else 0
-            if suit != strain:
-                continue
-            above = 0
-            for card in order:
-                if mask >> card & 1:
-                    break
-                above |= 1 << card
-            above_best[mask] = above
-            held_bits = bits
-            while True:
-                held = sum(1 << order[k] for k in range(n) if held_bits >> k & 1)
+    for suit, order in enumerate(tables_for(strain).order):
+        for out, held, out_cards in _splits(order):
+            if held == 0:
+                top_card[out] = 1 << out_cards[0] if out_cards else 0
+                if suit == strain:
+                    above = 0
+                    for card in order:
+                        if out >> card & 1:
+                            break
+                        above |= 1 << card
+                    above_best[out] = above
+            if suit == strain:
                 run = 0
-                for card in cards:
+                for card in out_cards:
                     if not held >> card & 1:
                         break
                     run += 1
-                top_run[mask << 24 | held] = run
-                if held_bits == 0:
-                    break
-                held_bits = (held_bits - 1) & bits
+                top_run[out << 24 | held] = run
     _BOUND_CACHE[strain] = (above_best, top_card, top_run)
     return _BOUND_CACHE[strain]
 

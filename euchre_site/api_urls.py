@@ -5,6 +5,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts import api as accounts_api
 from analysis import api as analysis_api
+from lessons import api as lessons_api
 from lessons import quiz_api
 
 app_name = "api"
@@ -15,6 +16,14 @@ urlpatterns = [
     path("quiz/skills", quiz_api.quiz_skills, name="quiz_skills"),
     path("quiz/next", quiz_api.quiz_next, name="quiz_next"),
     path("quiz/<str:question_id>/answer", quiz_api.quiz_answer, name="quiz_answer"),
+    path("lessons/", lessons_api.lessons, name="lessons"),
+    path("lessons/<slug:slug>/", lessons_api.lesson, name="lesson"),
+    path(
+        "lessons/<slug:slug>/steps/<int:number>/answer",
+        lessons_api.lesson_answer,
+        name="lesson_answer",
+    ),
+    path("progress/", lessons_api.progress, name="progress"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
 ]

@@ -3,10 +3,15 @@ otherwise, behind one small interface so the views need not care which."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.http import HttpRequest
 from django.utils import timezone
 
+from .mastery import Answer, mastery
 from .models import Lesson, LessonProgress
+from .quiz.skills import SKILLS
+from .quiz_models import QuizQuestion
 
 SESSION_KEY = "lesson_progress"
 
@@ -56,3 +61,20 @@ def course_progress(request: HttpRequest, lessons: list[Lesson]) -> dict[str, tu
         exercises = lesson_exercises(lesson)
         out[lesson.slug] = (len(exercises & solved[lesson.slug]), len(exercises))
     return out
+
+
+def skill_mastery(user: Any) -> list[dict[str, Any]]:
+    """For each quiz skill: its mastery level, answers right and answers in all."""
+    answers: dict[str, list[Answer]] = {}
+    rows = QuizQuestion.objects.answered_by_user(user).order_by("answered_at", "pk")
+    for skill, correct, level in rows.values_list("skill", "correct", "level"):
+        answers.setdefault(skill, []).append(Answer(bool(correct), level))
+    return [
+        {
+            "skill": skill,
+            "mastery": mastery(answers.get(slug, [])),
+            "right": sum(a.correct for a in answers.get(slug, [])),
+            "answered": len(answers.get(slug, [])),
+        }
+        for slug, skill in SKILLS.items()
+    ]

@@ -20,9 +20,14 @@ from games.engine.rules import PRESETS
 
 from .content import answer_for, explain
 from .display import choice, facts
-from .mastery import Answer, mastery
 from .models import Lesson, ReviewItem
-from .progress import course_progress, lesson_exercises, record_solved, solved_steps
+from .progress import (
+    course_progress,
+    lesson_exercises,
+    record_solved,
+    skill_mastery,
+    solved_steps,
+)
 from .quiz.skills import LEVELS, MAX_SEED, SKILLS
 from .quiz_models import AlreadyAnswered, AnswerError, QuizQuestion
 
@@ -272,25 +277,12 @@ def progress(request: HttpRequest) -> HttpResponse:
     completed = sum(1 for solved, total in done.values() if total and solved == total)
     context: dict[str, Any] = {"lessons_done": completed, "lessons_total": len(lessons)}
     if request.user.is_authenticated:
-        answers = QuizQuestion.objects.answered_by_user(request.user).order_by("answered_at", "pk")
-        by_skill: dict[str, list[Answer]] = {}
+        answered = QuizQuestion.objects.answered_by_user(request.user)
         by_day: dict[date, list[int]] = {}
-        for skill, correct, level, answered_at in answers.values_list(
-            "skill", "correct", "level", "answered_at"
-        ):
-            by_skill.setdefault(skill, []).append(Answer(bool(correct), level))
-            day = timezone.localdate(answered_at)
-            counts = by_day.setdefault(day, [0, 0])
+        for correct, answered_at in answered.values_list("correct", "answered_at"):
+            counts = by_day.setdefault(timezone.localdate(answered_at), [0, 0])
             counts[0 if correct else 1] += 1
-        context["skills"] = [
-            {
-                "skill": skill,
-                "mastery": mastery(by_skill.get(slug, [])),
-                "right": sum(a.correct for a in by_skill.get(slug, [])),
-                "answered": len(by_skill.get(slug, [])),
-            }
-            for slug, skill in SKILLS.items()
-        ]
+        context["skills"] = skill_mastery(request.user)
         context["chart"] = _chart(by_day, timezone.localdate())
         context["due"] = _due(request).count()
     return render(request, "lessons/progress.html", context)

@@ -1,0 +1,136 @@
+"""JSON API of the course and of a learner's progress (beside the quiz's, in quiz_api.py).
+
+Anyone may read the lessons and answer their exercises: a signed-in learner's answers
+are saved, an anonymous one's kept in the session. Answers are never in the replies.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.shortcuts import get_object_or_404
+from django.utils import timezone
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+from rest_framework.decorators import api_view, permission_classes
+from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from .content import answer_for, explain
+from .models import Lesson, ReviewItem
+from .progress import course_progress, record_solved, skill_mastery, solved_steps
+
+
+def _step(number: int, step: dict[str, Any], solved: set[int]) -> dict[str, Any]:
+    if step.get("type") != "exercise":
+        return {"number": number, "type": "text", "text": step["text"]}
+    return {
+        "number": number,
+        "type": "exercise",
+        "kind": step["exercise"]["kind"],
+        "prompt": step["prompt"],
+        "position": {k: v for k, v in step["exercise"].items() if k not in ("kind", "note")},
+        "choices": step["choices"],
+        "multiple": step["multiple"],
+        "solved": number in solved,
+    }
+
+
+@extend_schema(
+    operation_id="lessons_list",
+    summary="The course's lessons, in order",
+    responses=OpenApiTypes.OBJECT,
+)
+@api_view(["GET"])
+@permission_classes([AllowAny])
+def lessons(request: Request) -> Response:
+    found = list(Lesson.objects.in_order())
+    done = course_progress(request, found)
+    return Response(
+        [
+            {
+                "slug": lesson.slug,
+                "order": lesson.order,
+                "title": lesson.title,
+                "summary": lesson.summary,
+                "exercises": done[lesson.slug][1],
+                "solved": done[lesson.slug][0],
+            }
+            for lesson in found
+        ]
+    )
+
+
+@extend_schema(summary="One lesson, its steps and exercises", responses=OpenApiTypes.OBJECT)
+@api_view(["GET"])
+@permission_classes([AllowAny])
+def lesson(request: Request, slug: str) -> Response:
+    found = get_object_or_404(Lesson, slug=slug)
+    solved = solved_steps(request, found)
+    return Response(
+        {
+            "slug": found.slug,
+            "title": found.title,
+            "summary": found.summary,
+            "steps": [_step(i, step, solved) for i, step in enumerate(found.steps)],
+        }
+    )
+
+
+@extend_schema(
+    summary="Answer one exercise of a lesson",
+    request=OpenApiTypes.OBJECT,
+    responses=OpenApiTypes.OBJECT,
+)
+@api_view(["POST"])
+@permission_classes([AllowAny])
+def lesson_answer(request: Request, slug: str, number: int) -> Response:
+    found = get_object_or_404(Lesson, slug=slug)
+    if not 0 <= number < len(found.steps) or found.steps[number].get("type") != "exercise":
+        raise NotFound("This lesson has no exercise with that number.")
+    step = found.steps[number]
+    value = request.data.get("answer") if isinstance(request.data, dict) else None
+    given = value if isinstance(value, list) else [value] if isinstance(value, str) else None
+    if not given:
+        raise ValidationError({"answer": "expected one of the choices (a list where multiple)"})
+    if not step["multiple"] and len(given) > 1:
+        raise ValidationError({"answer": "this exercise has one answer"})
+    unknown = [g for g in given if g not in step["choices"]]
+    if unknown:
+        raise ValidationError({"answer": f"{unknown[0]!r} is not one of the choices"})
+    right = answer_for(step["exercise"])
+    correct = set(given) == right
+    if correct:
+        record_solved(request, found, number)
+    return Response(
+        {
+            "correct": correct,
+            "answer": sorted(right),
+            "explanation": explain(step["exercise"], given if step["multiple"] else given[0]),
+        }
+    )
+
+
+@extend_schema(summary="The learner's progress", responses=OpenApiTypes.OBJECT)
+@api_view(["GET"])
+@permission_classes([AllowAny])
+def progress(request: Request) -> Response:
+    found = list(Lesson.objects.in_order())
+    done = course_progress(request, found)
+    body: dict[str, Any] = {
+        "lessons": {
+            "completed": sum(1 for s, t in done.values() if t and s == t),
+            "total": len(found),
+        }
+    }
+    if request.user.is_authenticated:
+        body["skills"] = [
+            {k: (v.slug if k == "skill" else v) for k, v in row.items()}
+            for row in skill_mastery(request.user)
+        ]
+        body["reviews_due"] = ReviewItem.objects.filter(
+            user=request.user, due__lte=timezone.localdate()
+        ).count()
+    return Response(body)

@@ -9,6 +9,7 @@ urlpatterns = [
     path("rules/", views.rules, name="rules"),
     path("practice/", views.practice, name="practice"),
     path("practice/review/", views.practice_review, name="practice_review"),
+    path("practice/mistakes/", views.practice_mistakes, name="practice_mistakes"),
     path("progress/", views.progress, name="progress"),
     path("practice/<slug:skill>/", views.practice_question, name="practice_question"),
     path("practice/q/<str:public_id>/answer", views.practice_answer, name="practice_answer"),

@@ -15,11 +15,15 @@ from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
+from analysis.models import AnalysisJob
 from games.engine.cards import parse_suit
+from games.engine.record import parse_record
 from games.engine.rules import PRESETS
+from games.models import HUMAN_SEAT, Hand
 
 from .content import answer_for, explain
 from .display import choice, facts
+from .mistakes import mistake_questions
 from .models import Lesson, ReviewItem
 from .progress import (
     course_progress,
@@ -213,7 +217,7 @@ def practice_answer(request: HttpRequest, public_id: str) -> HttpResponse:
             raise AnswerError("Choose an answer first.")
         user = request.user if request.user.is_authenticated else None
         verdict = question.submit(value, user)
-        if user is not None:
+        if user is not None and question.skill in SKILLS:
             ReviewItem.record(user, question.skill, question.seed, question.level, verdict.correct)
         feedback = {
             "correct": verdict.correct,
@@ -227,7 +231,7 @@ def practice_answer(request: HttpRequest, public_id: str) -> HttpResponse:
     except AlreadyAnswered:
         feedback, status = {"problem": "This question has already been answered."}, 409
     context = {
-        "skill": SKILLS[question.skill],
+        "skill": _drill(question.skill),
         "level": question.level,
         "question": {**_question_view(question), "feedback": feedback},
         "next_url": _next_url(request, question),
@@ -246,6 +250,8 @@ def _due(request: HttpRequest) -> QuerySet[ReviewItem]:
 
 def _next_url(request: HttpRequest, question: QuizQuestion) -> str:
     """Where "Next question" leads: the reviews while any are due, else the same drill."""
+    if question.skill == MISTAKES:
+        return reverse("lessons:practice_mistakes")
     if _due(request).exists():
         return reverse("lessons:practice_review")
     url = reverse("lessons:practice_question", args=[question.skill])
@@ -320,3 +326,85 @@ def _chart(by_day: dict[date, list[int]], today: date, days: int = 30) -> dict[s
         "start": start,
         "end": today,
     }
+
+
+MISTAKES = "my-mistakes"
+
+
+@dataclass(frozen=True)
+class _Drill:
+    slug: str
+    title: str
+
+
+_MISTAKES_DRILL = _Drill(MISTAKES, "Your mistakes")
+
+
+def _drill(skill: str) -> Any:
+    return SKILLS.get(skill) or _MISTAKES_DRILL
+
+
+def _next_mistake(user: Any) -> QuizQuestion | None:
+    """The next decision the user got wrong in a hand they played here, as a question."""
+    seen = set(
+        QuizQuestion.objects.filter(
+            skill=MISTAKES, answered_by=user, answered_at__isnull=False
+        ).values_list("seed", flat=True)
+    )
+    hands = Hand.objects.filter(owner=user, games__isnull=False).distinct().order_by("-created")
+    for hand in hands[:50]:
+        job = (
+            AnalysisJob.objects.filter(hand=hand, status=AnalysisJob.Status.DONE)
+            .select_related("result")
+            .order_by("-id")
+            .first()
+        )
+        if job is None or job.result is None:
+            continue
+        record = parse_record(hand.record)
+        for question in mistake_questions(record, job.result.review, HUMAN_SEAT, str(hand)):
+            seed = hand.pk * 1000 + question.decision
+            if seed in seen:
+                continue
+            waiting = QuizQuestion.objects.filter(
+                skill=MISTAKES, seed=seed, answered_at__isnull=True
+            ).first()
+            if waiting is not None:
+                return waiting
+            return QuizQuestion.objects.create(
+                skill=MISTAKES,
+                kind=question.kind,
+                level=1,
+                seed=seed,
+                payload={
+                    "skill": MISTAKES,
+                    "kind": question.kind,
+                    "level": 1,
+                    "prompt": question.prompt,
+                    "position": question.position,
+                    "choices": question.choices,
+                    "multiple": False,
+                },
+                grading=question.grading,
+            )
+    return None
+
+
+@login_required
+def practice_mistakes(request: HttpRequest) -> HttpResponse:
+    """The decisions the learner got wrong in their own reviewed hands, asked again."""
+    question = _next_mistake(request.user)
+    if question is None:
+        messages.info(
+            request,
+            "No mistakes to practise: play hands against the computer, and once they are "
+            "reviewed the decisions marked as mistakes come back here.",
+        )
+        return redirect("lessons:practice")
+    context = {
+        "skill": _MISTAKES_DRILL,
+        "level": 1,
+        "question": _question_view(question),
+        "mistakes": True,
+    }
+    return render(request, "lessons/practice_question.html", context)

@@ -1,0 +1,160 @@
+"""Learn from your mistakes: the decisions the review marked in a player's own hands,
+asked again as questions.
+
+Pure Python: from a hand record, its review and the player's seat, each decision of
+that seat marked a mistake or a blunder becomes a question with the position as it
+was, the same options, and the review's figures as its grading. An option is marked
+right when its expected points come within ``TOLERANCE`` of the best.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from analysis.solver.explain import short_name
+from analysis.solver.hindsight import revealed_state
+from games.engine.cards import Seat, card_name, parse_card
+from games.engine.hand import NT, HandState
+from games.engine.record import HandRecord
+from games.engine.rules import format_rules
+
+__all__ = ["TOLERANCE", "MistakeQuestion", "mistake_questions"]
+
+TOLERANCE = 0.15
+"""Points an option may give up against the best and still be marked right: the review's
+threshold for an inaccuracy."""
+
+MARKED = ("mistake", "blunder")
+
+
+@dataclass(frozen=True)
+class MistakeQuestion:
+    decision: int
+    """The decision's place in the review (and in the hand's history of actions)."""
+    kind: str
+    prompt: str
+    position: dict[str, Any]
+    choices: list[str]
+    grading: dict[str, Any]
+
+
+def _strain_words(state: HandState) -> str:
+    if state.strain is None:
+        return ""
+    if state.strain == NT:
+        return "No-trump was called. "
+    return f"{state.strain.plural.capitalize()} are trump. "  # type: ignore[union-attr]
+
+
+def _call_words(label: str) -> str:
+    words = label.replace("_", " ")
+    return words.replace("name ", "name ").replace(" NT", " no-trump")
+
+
+def mistake_questions(
+    record: HandRecord, review: dict[str, Any], seat: Seat, title: str
+) -> list[MistakeQuestion]:
+    """One question for each decision of ``seat`` the review marked a mistake or a blunder."""
+    questions: list[MistakeQuestion] = []
+    if len(review.get("decisions", [])) != len(record.state.history):
+        return questions  # a review made before calls were reviewed: nothing to line up
+    state = revealed_state(record)
+    for index, ((who, action), decision) in enumerate(
+        zip(record.state.history, review["decisions"], strict=True)
+    ):
+        foresight = decision.get("foresight") or {}
+        if who is seat and decision.get("class") in MARKED and foresight.get("options"):
+            question = _question(index, state, seat, decision, foresight, title)
+            if question is not None:
+                questions.append(question)
+        state.apply(action)
+    return questions
+
+
+def _question(
+    index: int,
+    state: HandState,
+    seat: Seat,
+    decision: dict[str, Any],
+    foresight: dict[str, Any],
+    title: str,
+) -> MistakeQuestion | None:
+    field = "call" if decision["kind"] == "call" else "card"
+    values = {option[field]: float(option["ev"]) for option in foresight["options"]}
+    best = foresight["best"]
+    accepted = sorted(c for c, ev in values.items() if ev >= values[best] - TOLERANCE)
+    hand = [c for c in state.hands[seat] if c is not None]
+    position: dict[str, Any] = {
+        "rules": format_rules(state.rules),
+        "dealer": state.dealer.value,
+        "seat": seat.value,
+        "hand": [str(c) for c in hand],
+        "upcard": str(state.upcard),
+    }
+    intro = f"From {title}. You are {seat.word}; {state.dealer.word} dealt. "
+    if decision["kind"] == "call":
+        kind = "call"
+        position["auction"] = [
+            {"seat": s.value, "call": c.kind, **({"suit": str(c.suit)} if c.suit else {})}
+            for s, c in state.auction
+        ]
+        bids = ", ".join(f"{s.word} {c}" for s, c in state.auction) or "nobody has bid yet"
+        prompt = (
+            f"{intro}The upcard is the {card_name(state.upcard)}. The bidding so far: {bids}. "
+            "What do you call?"
+        )
+        choices = list(values)
+    else:
+        kind = "best_card"
+        trick = state.tricks[-1] if state.tricks else None
+        position["trump"] = None if state.strain is None else str(state.strain)
+        if trick is not None and trick.cards:
+            position["trick"] = [[s.value, str(c)] for s, c in trick.cards]
+        if decision["kind"] == "discard":
+            prompt = (
+                f"{intro}{_strain_words(state)}You picked up the {card_name(state.upcard)}. "
+                "Which card do you discard?"
+            )
+        else:
+            played = (
+                ", ".join(f"{s.word} the {short_name(c)}" for s, c in trick.cards)
+                if (trick is not None and trick.cards)
+                else ""
+            )
+            so_far = f"The trick so far: {played}. " if played else "You lead. "
+            prompt = f"{intro}{_strain_words(state)}{so_far}Which card do you play?"
+        choices = sorted(values, key=lambda c: parse_card(c).index)
+    chosen = decision["chosen"]
+    explanation = (
+        f"In the game you chose {_option_words(chosen, field)}; "
+        f"{_option_words(best, field)} was worth more. {decision.get('explanation') or ''}"
+    ).strip()
+    numbers = {
+        "samples": foresight.get("samples"),
+        "tolerance": TOLERANCE,
+        "options": [
+            {"option": option, "expected_points": round(ev, 3), "accepted": option in accepted}
+            for option, ev in values.items()
+        ],
+    }
+    return MistakeQuestion(
+        decision=index,
+        kind=kind,
+        prompt=prompt,
+        position=position,
+        choices=choices,
+        grading={
+            "answer": [best],
+            "accepted": accepted,
+            "explanation": explanation,
+            "feedback": {},
+            "numbers": numbers,
+        },
+    )
+
+
+def _option_words(option: str, field: str) -> str:
+    if field == "card":
+        return "the " + short_name(parse_card(option))
+    return _call_words(option)

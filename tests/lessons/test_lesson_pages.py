@@ -143,3 +143,8 @@ def test_an_anonymous_learner_keeps_progress_in_the_session(
     client.post(reverse("lessons:answer", args=[lesson.slug, number]), {"answer": "H"})
     assert "1 of" in client.get(reverse("lessons:index")).content.decode()
     assert not LessonProgress.objects.exists()
+
+
+def test_the_last_lesson_leads_on_to_playing_a_hand(client: Client, course: list[Lesson]) -> None:
+    page = client.get(reverse("lessons:lesson", args=[course[-1].slug])).content.decode()
+    assert reverse("games:play") in page and "play a hand against the computer" in page

@@ -27,6 +27,7 @@ __all__ = [
     "Solvers",
     "card_options",
     "discard_options",
+    "discard_groups",
     "distinct_discards",
     "DealError",
     "Unknown",
@@ -189,10 +190,19 @@ def distinct_discards(state: HandState) -> dict[Card, list[Card]]:
     """The dealer's possible discards, with cards that can never differ grouped: two cards of
     the same effective suit with no card of the deck ranked between them.
     """
-    trump = state.trump
+    return discard_groups([c for c in state.hands[state.dealer] if c is not None], state.trump)
+
+
+def discard_groups(cards: list[Card], trump: Suit | None) -> dict[Card, list[Card]]:
+    """:func:`distinct_discards` for any six cards: the groups, weakest first (plain cards
+    before trumps), so the likeliest good discard comes first."""
     held = sorted(
-        (c for c in state.hands[state.dealer] if c is not None),
-        key=lambda c: (effective_suit(c, trump).value, _rank_in_suit(c, trump)),
+        cards,
+        key=lambda c: (
+            effective_suit(c, trump) is trump,
+            effective_suit(c, trump).value,
+            _rank_in_suit(c, trump),
+        ),
     )
     groups: dict[Card, list[Card]] = {}
     previous: Card | None = None
@@ -298,7 +308,7 @@ def _solve_strain(
     six = [*hands[dealer], upcard]
     dealer_ns = dealer.team is Team.NS
     best: int | None = None
-    for discard in six:
+    for discard in discard_groups(six, _SUITS[strain]):
         kept = list(base)
         kept[dealer.number] = card_mask([c for c in six if c != discard])
         position = Position(strain, (kept[0], kept[1], kept[2], kept[3]), leader, (), active)

@@ -30,6 +30,7 @@ from games.engine.notation import (
 )
 from games.engine.record import RecordError, format_record, parse_record, record_from_state
 from games.engine.rules import PRESETS, Points, Rules, format_rules
+from tests.records import SPEC_RECORD
 
 RULE_SETS: list[Rules] = [
     *PRESETS.values(),
@@ -59,30 +60,6 @@ RULE_SETS: list[Rules] = [
 ]
 """Every preset, and every option at each of its values at least once."""
 
-SPEC_RECORD: dict[str, Any] = {
-    "format": "euchre-hand/1",
-    "rules": {"stick_the_dealer": True},
-    "dealer": "W",
-    "hands": {
-        "N": ["JH", "AH", "9C", "KD", "TS"],
-        "E": ["QH", "9H", "AC", "KC", "QS"],
-        "S": ["JD", "TH", "AS", "9D", "JC"],
-        "W": ["KH", "QD", "AD", "KS", "9S"],
-    },
-    "upcard": "TC",
-    "kitty": ["QC", "JS", "TD"],
-    "farmer": None,
-    "auction": [
-        {"seat": "N", "call": "pass"},
-        {"seat": "E", "call": "pass"},
-        {"seat": "S", "call": "pass"},
-        {"seat": "W", "call": "pass"},
-        {"seat": "N", "call": "name", "suit": "H", "alone": False},
-    ],
-    "discard": None,
-    "play": ["JH", "QH", "JD", "KH", "AH", "9H", "TH", "QD"],
-}
-"""The example of ``shared/spec/hand-record.md``."""
 
 SPEC_TEXT = """\
 [Rules "standard"]

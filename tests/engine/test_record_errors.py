@@ -10,33 +10,9 @@ from typing import Any
 import pytest
 
 from games.engine.record import RecordError, format_record, parse_record, parse_record_json
+from tests.records import SPEC_RECORD as SPEC_EXAMPLE
 
 from . import deals
-
-SPEC_EXAMPLE: dict[str, Any] = {
-    "format": "euchre-hand/1",
-    "rules": {"stick_the_dealer": True},
-    "dealer": "W",
-    "hands": {
-        "N": ["JH", "AH", "9C", "KD", "TS"],
-        "E": ["QH", "9H", "AC", "KC", "QS"],
-        "S": ["JD", "TH", "AS", "9D", "JC"],
-        "W": ["KH", "QD", "AD", "KS", "9S"],
-    },
-    "upcard": "TC",
-    "kitty": ["QC", "JS", "TD"],
-    "farmer": None,
-    "auction": [
-        {"seat": "N", "call": "pass"},
-        {"seat": "E", "call": "pass"},
-        {"seat": "S", "call": "pass"},
-        {"seat": "W", "call": "pass"},
-        {"seat": "N", "call": "name", "suit": "H", "alone": False},
-    ],
-    "discard": None,
-    "play": ["JH", "QH", "JD", "KH", "AH", "9H", "TH", "QD"],
-}
-"""The record of ``shared/spec/hand-record.md``: W deals, N names hearts, two tricks played."""
 
 
 def example(**changes: Any) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from analysis.solver.review import ReviewParams, review_hand
 from games.engine.cards import Seat, Suit, effective_suit, parse_card
 from games.engine.hand import Play
 from games.engine.record import parse_record
+from tests.records import MARCH
 
 # Hearts trump, named by North. By trick 4 every trump but North's A♥ has been played, and
 # North-South have one trick. East leads the Q♠, the best spade left; North, last to play and
@@ -29,20 +30,6 @@ THROWN_ACE = {
     "upcard": "9S",
     "auction": ["pass"] * 4 + [{"seat": "N", "call": "name", "suit": "H"}],
     "play": "KH JH 9H TH  AS QH KS TS  9C QC JC JD  QS KD TC AD  9D QD KC AH",
-}
-
-# North holds the five top trumps: every card marches, nothing is a mistake.
-MARCH = {
-    "dealer": "W",
-    "hands": {
-        "N": ["JH", "JD", "AH", "KH", "QH"],
-        "E": ["AS", "KS", "QS", "JS", "TS"],
-        "S": ["AD", "KD", "QD", "TD", "9D"],
-        "W": ["AC", "KC", "QC", "JC", "TC"],
-    },
-    "upcard": "9S",
-    "auction": ["pass"] * 4 + [{"seat": "N", "call": "name", "suit": "H"}],
-    "play": "JH AS AD AC JD KS KD KC AH QS QD QC KH JS TD JC QH TS 9D TC",
 }
 
 

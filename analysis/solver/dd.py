@@ -519,12 +519,21 @@ def _make_search(
         hand = hands[seat]
         moves: list[int]
         if led < 0:
-            # Lead strong cards first: they take tricks or force out the cards that beat them.
+            # Lead the cards that win at once first (the top card still out of a suit, trumps
+            # first), then the rest from the lowest up.
             moves = []
+            rest = []
             for suit in lead_suits:
                 legal = hand & suit_mask[suit]
                 if legal:
-                    moves += runs[suit][(out & suit_mask[suit]) << 24 | legal]
+                    reps = runs[suit][(out & suit_mask[suit]) << 24 | legal]
+                    if hand & top_card[out & suit_mask[suit]]:
+                        moves.append(reps[0])
+                        rest += reps[1:]
+                    else:
+                        rest += reps
+            rest.sort(key=strength.__getitem__)
+            moves += rest
             if win >= 0 and moves[0] != win and win in moves:
                 moves.remove(win)
                 moves.insert(0, win)

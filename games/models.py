@@ -82,6 +82,26 @@ class HandQuerySet(models.QuerySet["Hand"]):
         return hand, True
 
 
+class Match(models.Model):
+    """Hands uploaded together as one recorded match (an EGN file, a game's records)."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="matches"
+    )
+    title = models.CharField(max_length=200, blank=True)
+    source = models.CharField(
+        max_length=20, blank=True, help_text="The format it came in: egn, jsonl, json, text."
+    )
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created", "-id"]
+        verbose_name_plural = "matches"
+
+    def __str__(self) -> str:
+        return self.title or f"Match {self.pk}"
+
+
 class Hand(models.Model):
     """One hand of Euchre, kept as its canonical record."""
 
@@ -98,6 +118,22 @@ class Hand(models.Model):
         default=list,
         blank=True,
         help_text="The hints the player asked for while playing this hand: step, advice, reason.",
+    )
+    seat = models.CharField(
+        max_length=1,
+        default="S",
+        help_text="The owner's seat in this hand (N, E, S or W): the replay's default point of view.",
+    )
+    match = models.ForeignKey(
+        Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="hands"
+    )
+    number_in_match = models.PositiveSmallIntegerField(null=True, blank=True)
+    share_token = models.CharField(
+        max_length=43,
+        null=True,
+        blank=True,
+        unique=True,
+        help_text="When set, anyone with the read-only link ?share=<token> may view the hand.",
     )
     created = models.DateTimeField(auto_now_add=True)
 

@@ -1,0 +1,44 @@
+"""Who may see a hand: its owner, or anyone holding its read-only share link."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+
+from django.http import Http404, HttpRequest
+
+from .models import Hand
+
+SHARE_PARAM = "share"
+"""The query parameter that carries a hand's share token: ``/hands/12/?share=…``."""
+
+
+@dataclass(frozen=True)
+class HandAccess:
+    hand: Hand
+    is_owner: bool
+    share_token: str | None
+    """The token the viewer came with, to carry along in links when they are not the owner."""
+
+
+def hand_for_viewer(request: HttpRequest, pk: int) -> HandAccess:
+    """The hand `pk` if this request may see it, else ``Http404`` (never 403: a private
+    hand's existence stays private).
+
+    The owner always may; anyone else only with the hand's current share token in the
+    ``share`` query parameter, so revoking the token closes every link at once.
+    """
+    hand = Hand.objects.filter(pk=pk).first()
+    if hand is None:
+        raise Http404("No such hand.")
+    user = request.user
+    if user.is_authenticated and hand.owner_id == user.pk:
+        return HandAccess(hand, True, None)
+    token = request.GET.get(SHARE_PARAM, "")
+    if hand.share_token and token and secrets.compare_digest(token, hand.share_token):
+        return HandAccess(hand, False, token)
+    raise Http404("No such hand.")
+
+
+def new_share_token() -> str:
+    return secrets.token_urlsafe(32)

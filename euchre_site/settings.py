@@ -68,6 +68,7 @@ INSTALLED_APPS = [
     "games",
     "lessons",
     "analysis",
+    "classes",
 ]
 
 MIDDLEWARE = [

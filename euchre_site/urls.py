@@ -8,6 +8,7 @@ urlpatterns = [
     path("learn/", include("lessons.urls")),
     path("", include("games.urls")),
     path("analysis/", include("analysis.urls")),
+    path("classes/", include("classes.urls")),
     path("accounts/", include("accounts.urls")),
     path("api/v1/", include("euchre_site.api_urls")),
     path("admin/", admin.site.urls),

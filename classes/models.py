@@ -1,0 +1,447 @@
+"""Classes, practice sets, assignments and students' submissions."""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from django.conf import settings
+from django.db import IntegrityError, models, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from games.forms import PRESET_LABELS
+from games.models import Hand
+from lessons.models import Lesson
+from lessons.quiz.skills import SKILLS
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+"""Join codes and children's passwords avoid the letters and digits easily mixed up."""
+CODE_LENGTH = 8
+
+
+def new_join_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def new_child_password() -> str:
+    """Easy to copy from a card: three groups of four, like ``KQ7M-2XPA-9RTD``."""
+    groups = ["".join(secrets.choice(CODE_ALPHABET) for _ in range(4)) for _ in range(3)]
+    return "-".join(groups)
+
+
+class ClassError(ValueError):
+    """An action that cannot be done now; the message is meant for the user."""
+
+
+# Classes
+
+
+class ClassroomQuerySet(models.QuerySet["Classroom"]):
+    def taught_by(self, user: User) -> ClassroomQuerySet:
+        return self.filter(teacher=user)
+
+    def attended_by(self, user: User) -> ClassroomQuerySet:
+        return self.filter(memberships__student=user)
+
+
+class Classroom(models.Model):
+    """A teacher's class: students join it with its code."""
+
+    teacher = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="classes_taught"
+    )
+    name = models.CharField(max_length=100)
+    join_code = models.CharField(max_length=CODE_LENGTH, unique=True, default=new_join_code)
+    students = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, through="Membership", related_name="classes_attended"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+
+    objects = ClassroomQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["name", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def add_student(self, user: User) -> bool:
+        """Put ``user`` in the class; ``False`` when they were in it already.
+        Raises :class:`ClassError` for the class's own teacher."""
+        if user.pk == self.teacher_id:
+            raise ClassError("You teach this class: you cannot join it as a student.")
+        _, created = Membership.objects.get_or_create(classroom=self, student=user)
+        return created
+
+    def remove_student(self, user: User) -> None:
+        """Take ``user`` out of the class. Their submissions stay, out of sight, in case
+        they come back."""
+        Membership.objects.filter(classroom=self, student=user).delete()
+
+    def has_student(self, user: User) -> bool:
+        return Membership.objects.filter(classroom=self, student=user).exists()
+
+    def change_join_code(self) -> None:
+        """A new code: the old one (and its link) stop working."""
+        for _ in range(5):
+            self.join_code = new_join_code()
+            try:
+                with transaction.atomic():
+                    self.save(update_fields=["join_code"])
+                return
+            except IntegrityError:
+                continue
+        raise ClassError("Could not make a new code; try again.")
+
+    def create_student_accounts(self, names: list[str]) -> list[tuple[User, str]]:
+        """Accounts without e-mail for children, each with a generated password, in this
+        class. Returns each user with their password, which is not kept anywhere."""
+        from accounts.models import User
+
+        made = []
+        with transaction.atomic():
+            for name in names:
+                password = new_child_password()
+                user = User.objects.create_user(name, password=password)
+                StudentAccount.objects.create(user=user, created_by=self.teacher)
+                Membership.objects.create(classroom=self, student=user)
+                made.append((user, password))
+        return made
+
+
+class Membership(models.Model):
+    classroom = models.ForeignKey(Classroom, on_delete=models.CASCADE, related_name="memberships")
+    student = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
+    joined = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["classroom", "student"], name="one_membership")
+        ]
+        ordering = ["student__username"]
+
+    def __str__(self) -> str:
+        return f"{self.student} in {self.classroom}"
+
+
+class StudentAccount(models.Model):
+    """An account a teacher created for a child, with no e-mail: the teacher may give it a
+    new password (and a new login card) when the card is lost."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="student_account"
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="student_accounts_made"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.user} (made by {self.created_by})"
+
+    def reset_password(self) -> str:
+        password = new_child_password()
+        self.user.set_password(password)
+        self.user.save(update_fields=["password"])
+        return password
+
+
+# Practice sets
+
+
+class PracticeSetQuerySet(models.QuerySet["PracticeSet"]):
+    def owned_by(self, user: User) -> PracticeSetQuerySet:
+        return self.filter(teacher=user)
+
+
+class PracticeSet(models.Model):
+    """An ordered list of things to do, made by a teacher and given out as assignments."""
+
+    teacher = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="practice_sets"
+    )
+    title = models.CharField(max_length=200)
+    description = models.TextField(blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    objects = PracticeSetQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created", "-id"]
+
+    def __str__(self) -> str:
+        return self.title
+
+    def add_item(self, **fields: Any) -> PracticeItem:
+        hands = fields.pop("hands", None)
+        last = self.items.aggregate(top=models.Max("position"))["top"]
+        item = self.items.create(position=0 if last is None else last + 1, **fields)
+        if hands:
+            item.hands.set(hands)
+        return item
+
+    def move_item(self, item: PracticeItem, offset: int) -> None:
+        """Swap ``item`` with its neighbour before (``-1``) or after (``+1``)."""
+        items = list(self.items.all())
+        at = [i.pk for i in items].index(item.pk)
+        other = at + offset
+        if not 0 <= other < len(items):
+            return
+        items[at], items[other] = items[other], items[at]
+        with transaction.atomic():
+            for position, each in enumerate(items):
+                if each.position != position:
+                    PracticeItem.objects.filter(pk=each.pk).update(position=position)
+
+
+class PracticeItem(models.Model):
+    """One thing to do in a practice set."""
+
+    class Kind(models.TextChoices):
+        LESSON = "lesson", "Lesson"
+        QUIZ = "quiz", "Quiz"
+        HANDS = "hands", "Hand review"
+        GAME = "game", "Game against the computer"
+
+    practice_set = models.ForeignKey(PracticeSet, on_delete=models.CASCADE, related_name="items")
+    position = models.PositiveIntegerField()
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    lesson = models.ForeignKey(Lesson, null=True, blank=True, on_delete=models.SET_NULL)
+    skill = models.CharField(max_length=40, blank=True)
+    questions = models.PositiveSmallIntegerField(default=10)
+    level = models.PositiveSmallIntegerField(default=1)
+    trick = models.PositiveSmallIntegerField(default=3)
+    hands = models.ManyToManyField(Hand, blank=True, related_name="practice_items")
+    preset = models.CharField(max_length=40, blank=True)
+    target = models.PositiveSmallIntegerField(default=5)
+
+    class Meta:
+        ordering = ["position", "id"]
+
+    def __str__(self) -> str:
+        return self.describe()
+
+    def describe(self) -> str:
+        """The item in words, as students and teachers see it."""
+        if self.kind == self.Kind.LESSON:
+            return f"Lesson: {self.lesson.title}" if self.lesson else "Lesson (removed)"
+        if self.kind == self.Kind.QUIZ:
+            skill = SKILLS[self.skill].title if self.skill in SKILLS else self.skill
+            return f"Quiz: {skill}, {self.questions} questions at level {self.level}"
+        if self.kind == self.Kind.HANDS:
+            count = len(self.hands.all())
+            return f"Hand review: the best card at trick {self.trick} in {count} hand" + (
+                "s" if count != 1 else ""
+            )
+        preset = PRESET_LABELS.get(self.preset, self.preset)
+        return f"Game against the computer: {preset}, to {self.target} points or more"
+
+
+# Assignments
+
+
+class AssignmentQuerySet(models.QuerySet["Assignment"]):
+    def set_by(self, teacher: User) -> AssignmentQuerySet:
+        return self.filter(classroom__teacher=teacher)
+
+    def visible_to_student(self, student: User, now: datetime | None = None) -> AssignmentQuerySet:
+        """Assignments of the student's classes given to them (the whole class, or them by
+        name) that have started."""
+        now = now or timezone.now()
+        return (
+            self.filter(classroom__memberships__student=student)
+            .filter(Q(chosen_students=None) | Q(chosen_students=student))
+            .filter(Q(start_at__isnull=True) | Q(start_at__lte=now))
+            .distinct()
+        )
+
+
+class Assignment(models.Model):
+    """A practice set given to a class, or to some of its students."""
+
+    classroom = models.ForeignKey(Classroom, on_delete=models.CASCADE, related_name="assignments")
+    practice_set = models.ForeignKey(
+        PracticeSet, on_delete=models.PROTECT, related_name="assignments"
+    )
+    chosen_students = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="assignments_chosen_for"
+    )
+    """Empty: the whole class."""
+    instructions = models.TextField(blank=True)
+    start_at = models.DateTimeField(null=True, blank=True, help_text="Hidden from students before.")
+    due_at = models.DateTimeField(null=True, blank=True)
+    pass_mark = models.PositiveSmallIntegerField(default=80, help_text="A percentage.")
+    attempts = models.PositiveSmallIntegerField(default=1)
+    created = models.DateTimeField(auto_now_add=True)
+
+    objects = AssignmentQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["due_at", "-created", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.practice_set.title} ({self.classroom})"
+
+    @property
+    def title(self) -> str:
+        return self.practice_set.title
+
+    def assignees(self) -> models.QuerySet[Any]:
+        """The students who have this assignment: in the class, and chosen if any were."""
+        members = self.classroom.students.all()
+        if self.chosen_students.exists():
+            members = members.filter(pk__in=self.chosen_students.values("pk"))
+        return members.order_by("username")
+
+    def is_for(self, student: User) -> bool:
+        return self.assignees().filter(pk=student.pk).exists()
+
+    def has_started(self, now: datetime | None = None) -> bool:
+        return self.start_at is None or self.start_at <= (now or timezone.now())
+
+    def is_past_due(self, now: datetime | None = None) -> bool:
+        return self.due_at is not None and (now or timezone.now()) > self.due_at
+
+    def submission_for(self, student: User) -> Submission:
+        submission, _ = Submission.objects.get_or_create(assignment=self, student=student)
+        return submission
+
+
+class Submission(models.Model):
+    """A student's work on an assignment, in the states Google Classroom uses."""
+
+    class State(models.TextChoices):
+        NOT_STARTED = "not_started", "Not started"
+        IN_PROGRESS = "in_progress", "In progress"
+        TURNED_IN = "turned_in", "Turned in"
+        RETURNED = "returned", "Returned"
+
+    assignment = models.ForeignKey(Assignment, on_delete=models.CASCADE, related_name="submissions")
+    student = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="submissions"
+    )
+    state = models.CharField(max_length=20, choices=State.choices, default=State.NOT_STARTED)
+    attempt = models.PositiveSmallIntegerField(default=0)
+    """Attempts started, counting from 1 (0 before the first)."""
+    started_at = models.DateTimeField(null=True, blank=True)
+    turned_in_at = models.DateTimeField(null=True, blank=True)
+    returned_at = models.DateTimeField(null=True, blank=True)
+    opened = models.JSONField(default=dict, blank=True)
+    """When each item was first opened in this attempt: item id to an ISO timestamp."""
+    results = models.JSONField(default=list, blank=True)
+    """Each item's result, frozen when the work is turned in."""
+    score = models.PositiveSmallIntegerField(null=True, blank=True)
+    """The percentage of the turned-in attempt."""
+    best_score = models.PositiveSmallIntegerField(null=True, blank=True)
+    comment = models.TextField(blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["assignment", "student"], name="one_submission")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.student} · {self.assignment} ({self.get_state_display()})"
+
+    @property
+    def is_late(self) -> bool:
+        """Turned in after the due date, or still not turned in after it."""
+        due = self.assignment.due_at
+        if due is None:
+            return False
+        if self.turned_in_at is not None:
+            return self.turned_in_at > due
+        return timezone.now() > due
+
+    @property
+    def passed(self) -> bool:
+        return self.score is not None and self.score >= self.assignment.pass_mark
+
+    @property
+    def attempts_left(self) -> int:
+        return max(0, self.assignment.attempts - self.attempt)
+
+    @property
+    def can_start(self) -> bool:
+        if self.state == self.State.NOT_STARTED:
+            return True
+        return self.state == self.State.RETURNED and self.attempts_left > 0
+
+    def start(self, now: datetime | None = None) -> None:
+        """Begin an attempt: what the student does from now on counts for it."""
+        if not self.can_start:
+            if self.state == self.State.IN_PROGRESS:
+                raise ClassError("You have started this already.")
+            if self.state == self.State.TURNED_IN:
+                raise ClassError("You have turned this in; your teacher will return it.")
+            raise ClassError("You have used every attempt at this assignment.")
+        self.attempt += 1
+        self.state = self.State.IN_PROGRESS
+        self.started_at = now or timezone.now()
+        self.turned_in_at = None
+        self.opened, self.results, self.score = {}, [], None
+        self.save()
+
+    def note_opened(self, item: PracticeItem, now: datetime | None = None) -> None:
+        """Remember when the student first opened ``item`` in this attempt."""
+        if self.state != self.State.IN_PROGRESS or str(item.pk) in self.opened:
+            return
+        self.opened = {**self.opened, str(item.pk): (now or timezone.now()).isoformat()}
+        self.save(update_fields=["opened"])
+
+    def turn_in(self, now: datetime | None = None) -> None:
+        """Hand the work in: each item's result is frozen and the score set."""
+        from .progress import item_results, score_of
+
+        if self.state != self.State.IN_PROGRESS:
+            raise ClassError("Start the assignment before turning it in.")
+        now = now or timezone.now()
+        results = item_results(self, until=now)
+        self.results = [result.to_json() for result in results]
+        self.score = score_of(results)
+        self.best_score = max(self.score, self.best_score or 0)
+        self.state = self.State.TURNED_IN
+        self.turned_in_at = now
+        self.save()
+
+    def return_to_student(self, comment: str, now: datetime | None = None) -> None:
+        """The teacher hands the work back, with a comment."""
+        if self.state != self.State.TURNED_IN:
+            raise ClassError("Only work that has been turned in can be returned.")
+        self.comment = comment.strip()
+        self.state = self.State.RETURNED
+        self.returned_at = now or timezone.now()
+        self.save()
+
+
+class HandAnswer(models.Model):
+    """A student's card for a hand-review item of an assignment."""
+
+    submission = models.ForeignKey(Submission, on_delete=models.CASCADE, related_name="answers")
+    attempt = models.PositiveSmallIntegerField()
+    item = models.ForeignKey(PracticeItem, on_delete=models.CASCADE, related_name="answers")
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="+")
+    card = models.CharField(max_length=2)
+    correct = models.BooleanField()
+    best = models.JSONField(default=list)
+    """The cards as good as the best, as the solver found them."""
+    shown_at = models.DateTimeField()
+    answered_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["submission", "attempt", "item", "hand"], name="one_answer_per_hand"
+            )
+        ]
+        ordering = ["answered_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.submission.student}: {self.card} in {self.hand}"

@@ -3,7 +3,7 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
@@ -14,11 +14,13 @@ from games.engine.actions import ActionError, format_action, parse_action
 from games.engine.cards import Seat, Team
 from games.engine.game import Game
 from games.engine.hand import Action, Discard, HandState, IllegalAction, Phase, Play
-from games.engine.record import format_record, parse_record, record_from_state
+from games.engine.record import HandRecord, format_record, parse_record, record_from_state
 from games.engine.rules import Rules, format_rules, parse_rules
 
 if TYPE_CHECKING:
     from accounts.models import User
+    from analysis.models import AnalysisResult
+    from games.uploads import ParsedUpload
 
 
 def record_hash(canonical: dict[str, Any]) -> str:
@@ -29,6 +31,32 @@ def record_hash(canonical: dict[str, Any]) -> str:
 
 def _zero_scores() -> dict[str, int]:
     return {"NS": 0, "EW": 0}
+
+
+OUTCOMES = {
+    "make": "made",
+    "no_trump_make": "made",
+    "march": "march",
+    "lone_march": "march",
+    "euchre": "euchred",
+    "lone_maker_euchred": "euchred",
+    "lone_defender_euchre": "euchred",
+    "redeal": "redeal",
+}
+"""The scoring row of a hand's result, as :attr:`Hand.outcome` groups them."""
+
+
+def outcome_fields(record: HandRecord) -> dict[str, str]:
+    """The denormalised result columns of a hand: ``outcome`` and ``maker_team``."""
+    result = record.state.result()
+    outcome = OUTCOMES.get(result.row or "", "unfinished")
+    maker = "" if result.maker is None else result.maker.team.value
+    return {"outcome": outcome, "maker_team": maker}
+
+
+def count_mistakes(review: dict[str, Any]) -> int:
+    """The decisions a review marks as mistakes or blunders (``?`` and ``??``)."""
+    return sum(1 for d in review.get("decisions", []) if d.get("class") in ("mistake", "blunder"))
 
 
 def _preset_name(rules: dict[str, Any]) -> str:
@@ -45,7 +73,15 @@ class HandQuerySet(models.QuerySet["Hand"]):
         return self.filter(owner=user)
 
     def create_from_record(
-        self, owner: User, data: object, *, title: str | None = None, queue: str = "interactive"
+        self,
+        owner: User,
+        data: object,
+        *,
+        title: str | None = None,
+        queue: str = "interactive",
+        seat: str = "S",
+        match: Match | None = None,
+        number_in_match: int | None = None,
     ) -> tuple[Hand, bool]:
         """Check the record `data`, keep it in its canonical form and queue its analysis.
 
@@ -53,8 +89,9 @@ class HandQuerySet(models.QuerySet["Hand"]):
         is analysed. A hand `owner` already has (the same canonical record) is returned
         as it is: the result is ``(hand, created)``. The analysis is sent to the broker
         once the transaction commits, on `queue`: ``interactive`` when someone waits for
-        it, ``bulk`` for whole uploads. Raises ``RecordError`` (a ``ValueError``) with
-        the field at fault when the record is invalid.
+        it, ``bulk`` for whole uploads. `seat` is the owner's seat; `match` and
+        `number_in_match` place an uploaded match's hands. Raises ``RecordError`` (a
+        ``ValueError``) with the field at fault when the record is invalid.
         """
         from analysis.models import AnalysisJob  # analysis depends on games, not the reverse
 
@@ -74,12 +111,106 @@ class HandQuerySet(models.QuerySet["Hand"]):
                     rules_preset=_preset_name(canonical["rules"]),
                     record=canonical,
                     record_hash=digest,
+                    seat=seat,
+                    match=match,
+                    number_in_match=number_in_match,
+                    **outcome_fields(record),
                 )
                 AnalysisJob.objects.request(hand, queue=queue)
         except IntegrityError:
             # The same owner sent the same hand twice at once; the other request won.
             return self.get(owner=owner, record_hash=digest), False
         return hand, True
+
+    def store_upload(
+        self, owner: User, upload: ParsedUpload, *, seat: str = "S", title: str = ""
+    ) -> UploadResult:
+        """Store every hand of a checked upload, all or nothing, queueing their analyses.
+
+        Several hands (or an EGN file) become a :class:`Match` holding the new hands in
+        their order; hands the owner already has are left where they are and counted as
+        existing. One hand is queued on ``interactive``, several on ``bulk``.
+        """
+        if not upload.ok:
+            raise ValueError("only a checked upload without errors can be stored")
+        queue = "bulk" if len(upload.hands) > 1 else "interactive"
+        result = UploadResult()
+        with transaction.atomic():
+            for parsed in upload.hands:
+                assert parsed.record is not None
+                if upload.is_match and result.match is None:
+                    digest = record_hash(parsed.record)
+                    if not self.filter(owner=owner, record_hash=digest).exists():
+                        result.match = Match.objects.create(
+                            owner=owner,
+                            title=(title or upload.title)[:200],
+                            source=upload.format,
+                        )
+                if upload.is_match:
+                    hand_title = parsed.title or (
+                        f"{title}, hand {parsed.index + 1}" if title else ""
+                    )
+                else:
+                    hand_title = title or parsed.title
+                hand, created = self.create_from_record(
+                    owner,
+                    parsed.record,
+                    title=hand_title,
+                    queue=queue,
+                    seat=seat,
+                    match=result.match,
+                    number_in_match=parsed.index + 1 if result.match else None,
+                )
+                result.hands.append(hand)
+                if created:
+                    result.created += 1
+                else:
+                    result.existing += 1
+        return result
+
+    def refresh_mistakes(self) -> int:
+        """Bring :attr:`Hand.mistakes` up to date with each hand's latest finished review.
+
+        Only hands whose latest done analysis job is not the one counted are read, so
+        this is cheap when nothing changed. Returns the number of hands updated.
+        """
+        from analysis.models import AnalysisJob
+
+        latest_done = (
+            AnalysisJob.objects.filter(hand=models.OuterRef("pk"), status=AnalysisJob.Status.DONE)
+            .order_by("-created", "-id")
+            .values("pk")[:1]
+        )
+        stale = (
+            self.annotate(latest_done=models.Subquery(latest_done))
+            .filter(latest_done__isnull=False)
+            .filter(
+                models.Q(mistakes_job_id__isnull=True)
+                | ~models.Q(mistakes_job_id=models.F("latest_done"))
+            )
+            .values_list("pk", "latest_done")
+        )
+        updated = 0
+        for pk, job_id in list(stale):
+            job = AnalysisJob.objects.select_related("result").get(pk=job_id)
+            if job.result is None:
+                continue
+            updated += self.model.objects.filter(pk=pk).update(
+                mistakes=count_mistakes(job.result.review), mistakes_job_id=job_id
+            )
+        return updated
+
+
+@dataclass
+class UploadResult:
+    """What :meth:`HandQuerySet.store_upload` did."""
+
+    hands: list[Hand] = field(default_factory=list)
+    """Every hand of the upload, in order, new or already there."""
+    created: int = 0
+    existing: int = 0
+    match: Match | None = None
+    """The match the new hands went into (several hands, or an EGN file)."""
 
 
 class Match(models.Model):
@@ -122,12 +253,35 @@ class Hand(models.Model):
     seat = models.CharField(
         max_length=1,
         default="S",
-        help_text="The owner's seat in this hand (N, E, S or W): the replay's default point of view.",
+        help_text="The owner's seat in this hand (N, E, S or W): the replay's point of view.",
     )
     match = models.ForeignKey(
         Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="hands"
     )
     number_in_match = models.PositiveSmallIntegerField(null=True, blank=True)
+    outcome = models.CharField(
+        max_length=12,
+        choices=[
+            ("made", "Made"),
+            ("march", "March"),
+            ("euchred", "Euchred"),
+            ("redeal", "Thrown in"),
+            ("unfinished", "Unfinished"),
+        ],
+        default="unfinished",
+        help_text="What the makers came to, from the record's result (filled at creation).",
+    )
+    maker_team = models.CharField(
+        max_length=2, blank=True, help_text="The makers' partnership, NS or EW; blank if none."
+    )
+    mistakes = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="Mistakes and blunders in the latest finished review; null until reviewed.",
+    )
+    mistakes_job_id = models.PositiveIntegerField(
+        null=True, blank=True, help_text="The analysis job `mistakes` was counted from."
+    )
     share_token = models.CharField(
         max_length=43,
         null=True,
@@ -141,7 +295,11 @@ class Hand(models.Model):
 
     class Meta:
         ordering = ["-created", "-id"]
-        indexes = [models.Index(fields=["owner", "-created"], name="hand_owner_newest_first")]
+        indexes = [
+            models.Index(fields=["owner", "-created"], name="hand_owner_newest_first"),
+            models.Index(fields=["owner", "outcome"], name="hand_owner_outcome"),
+            models.Index(fields=["owner", "mistakes"], name="hand_owner_mistakes"),
+        ]
         constraints = [
             models.UniqueConstraint(
                 fields=["owner", "record_hash"], name="hand_one_copy_per_owner"
@@ -150,6 +308,40 @@ class Hand(models.Model):
 
     def __str__(self) -> str:
         return self.title or f"Hand {self.pk}"
+
+    @property
+    def my_side_made(self) -> bool | None:
+        """Whether the owner's partnership made trump; ``None`` when no one did."""
+        if not self.maker_team:
+            return None
+        return self.seat in self.maker_team
+
+    def latest_review(self) -> AnalysisResult | None:
+        """The result of the hand's latest finished analysis, if any."""
+        from analysis.models import AnalysisJob
+
+        job = (
+            self.analysis_jobs.filter(status=AnalysisJob.Status.DONE, result__isnull=False)
+            .select_related("result")
+            .order_by("-created", "-id")
+            .first()
+        )
+        return None if job is None else job.result
+
+    def share(self) -> str:
+        """Give the hand a read-only link (keeping the one it has); returns its token."""
+        from games.access import new_share_token
+
+        if not self.share_token:
+            self.share_token = new_share_token()
+            self.save(update_fields=["share_token"])
+        return self.share_token
+
+    def unshare(self) -> None:
+        """Revoke the read-only link: every copy of it stops working at once."""
+        if self.share_token:
+            self.share_token = None
+            self.save(update_fields=["share_token"])
 
 
 def _advice(action: Action, state: HandState) -> str:

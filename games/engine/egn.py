@@ -52,14 +52,17 @@ from .cards import (
 )
 from .hand import NT, Strain
 from .record import FORMAT, HandRecord, RecordError, parse_record
+from .rules import Points, Rules
 
 __all__ = [
     "EgnAnnotation",
     "EgnDeal",
     "EgnError",
     "EgnMatch",
+    "EgnWriteError",
     "load_egn",
     "read_egn",
+    "write_egn",
 ]
 
 EXAMPLE = """{"fileType": "Euchre Game Notation", "version": "1.4",
@@ -1021,3 +1024,180 @@ def _annotation(kind: Literal["call", "play"], index: int, text: str) -> EgnAnno
         if text.startswith(label):
             return EgnAnnotation(kind, index, label, text[len(label) :].strip())
     return EgnAnnotation(kind, index, None, text.strip())
+
+
+# -- writing ----------------------------------------------------------------------------------
+
+
+class EgnWriteError(ValueError):
+    """A record EGN cannot express (a farmer's hand swap, say); the message says which."""
+
+
+EGN_VERSION = "1.4"
+
+_CALL_WORDS = {"pass": "Pass", "order_up": "Order"}
+
+
+def write_egn(
+    records: Sequence[dict[str, Any] | HandRecord],
+    *,
+    title: str = "",
+    description: str = "",
+    date: str | None = None,
+    players: Sequence[str] = ("North", "East", "South", "West"),
+    initial_score: tuple[int, int] = (0, 0),
+    annotations: Sequence[Sequence[EgnAnnotation]] = (),
+) -> dict[str, Any]:
+    """An EGN match (its JSON object) holding `records` as its deals, in order.
+
+    ``annotations[i]`` are the comments of deal ``i``, written the way EGN tools write
+    them: ``callAnnotations`` and ``playAnnotations`` keyed by the index of the call or the
+    card played, each text starting with its label (``"[?] …"``). The rules are those of
+    the first record. :func:`read_egn` reads the result back into the same records.
+
+    Raises :class:`EgnWriteError` for what EGN cannot say: a farmer's hand swap, a lone
+    defender against makers who play together, or a dealer who picks up while sitting
+    out. Rule options EGN has no key for (the sitting-out dealer's pick-up, the points of
+    a plain make, march or euchre, the farmer's hand's variants) fall back to EGN's
+    defaults, and preset names become the options they stand for.
+
+    >>> match = write_egn([{"dealer": "W", "upcard": "TC",
+    ...     "hands": {"N": "JH AH 9C KD TS", "E": "QH 9H AC KC QS",
+    ...               "S": "JD TH AS 9D JC", "W": "KH QD AD KS 9S"},
+    ...     "auction": ["pass"] * 4 + [{"seat": "N", "call": "name", "suit": "H"}],
+    ...     "play": "JH QH JD KH"}])
+    >>> match["deals"][0]["phases"][0]["calls"], match["deals"][0]["phases"][1]["tricks"]
+    (['Pass', 'Pass', 'Pass', 'Pass', 'h'], [['Jh', 'Qh', 'Jd', 'Kh']])
+    """
+    parsed = [r if isinstance(r, HandRecord) else parse_record(r) for r in records]
+    if len(players) != 4:
+        raise EgnWriteError("players: expected four names, North first")
+    rules = parsed[0].rules if parsed else Rules()
+    deals = []
+    for i, record in enumerate(parsed):
+        if record.rules != rules:
+            raise EgnWriteError(f"deal {i}: its rules differ from the first deal's")
+        notes = annotations[i] if i < len(annotations) else ()
+        deals.append(_write_deal(i, record, notes))
+    return {
+        "fileType": "Euchre Game Notation",
+        "version": EGN_VERSION,
+        "metadata": {
+            "title": title,
+            "description": description,
+            **({"date": date} if date else {}),
+            "players": list(players),
+            "initialScore": list(initial_score),
+            "ruleset": _write_ruleset(rules),
+        },
+        "deals": deals,
+    }
+
+
+def _write_ruleset(rules: Rules) -> dict[str, Any]:
+    ruleset: dict[str, Any] = {
+        "std": rules.stick_the_dealer,
+        "canadian": rules.canadian_loner,
+        "loner_lead": "LEFT_OF_LONER" if rules.lone_lead == "left_of_maker" else "LEFT_OF_DEALER",
+    }
+    if rules.defend_alone:
+        ruleset["defend_alone"] = True
+    if rules.no_trump:
+        ruleset["allow_no_trump"] = True
+    if rules.farmers_hand != "off":
+        ruleset["farmers"] = True
+    if rules.target != 10:
+        ruleset["winning_score"] = rules.target
+    if rules.points.lone_march != Points().lone_march:
+        ruleset["loner_march_score"] = rules.points.lone_march
+    if rules.points.lone_maker_euchred != Points().lone_maker_euchred:
+        ruleset["loner_euchred_score"] = rules.points.lone_maker_euchred
+    return ruleset
+
+
+def _egn_card(card: Card | None) -> str:
+    """``Jd``: rank upper case, suit lower case, as EGN files write them; ``""`` unknown."""
+    return "" if card is None else str(card)[0] + card.suit.value.lower()
+
+
+def _write_deal(n: int, record: HandRecord, notes: Sequence[EgnAnnotation]) -> dict[str, Any]:
+    if record.farmer is not None:
+        raise EgnWriteError(f"deal {n}: farmer: EGN cannot record a farmer's hand")
+    calls: list[str] = []
+    alone = False
+    defender: Seat | None = None
+    maker: Seat | None = None
+    ordered_up = False
+    for seat, call in record.auction:
+        if call.kind == "defend_alone":
+            defender = seat
+            continue
+        if call.kind == "name":
+            calls.append("n" if call.suit == NT else str(call.suit).lower())
+        else:
+            calls.append(_CALL_WORDS[call.kind])
+        if call.kind in ("order_up", "name"):
+            alone, maker, ordered_up = call.alone, seat, call.kind == "order_up"
+    dealer = record.dealer
+    sitting_out = {maker.partner} if alone and maker is not None else set()
+    if defender is not None:
+        sitting_out.add(defender.partner)
+    if (
+        ordered_up
+        and dealer in sitting_out
+        and (record.discard is not None or record.discard_given)
+    ):
+        # EGN's dealer never picks up while sitting out, so its readers would reject the deal.
+        raise EgnWriteError(
+            f"deal {n}: discard: EGN cannot record a dealer who picks up while sitting out"
+        )
+    bidding: dict[str, Any] = {
+        "phaseNumber": 0,
+        "type": "EUCHRE_BIDDING",
+        "calls": calls,
+        "isAlone": alone,
+    }
+    if defender is not None:
+        if not alone:
+            raise EgnWriteError(
+                f"deal {n}: auction: EGN records a lone defender only against a lone maker"
+            )
+        bidding["aloneDefender"] = _SEATS.index(defender)
+    if record.discard is not None:
+        bidding["discard"] = _egn_card(record.discard)
+    call_notes = _write_notes(notes, "call")
+    if call_notes:
+        bidding["callAnnotations"] = call_notes
+    phases: list[dict[str, Any]] = [bidding]
+    if record.play:
+        active = 4 - alone - (defender is not None)
+        cards = [_egn_card(c) for c in record.play]
+        play: dict[str, Any] = {
+            "phaseNumber": 1,
+            "type": "TRICK_PLAY",
+            "tricks": [cards[i : i + active] for i in range(0, len(cards), active)],
+        }
+        play_notes = _write_notes(notes, "play")
+        if play_notes:
+            play["playAnnotations"] = play_notes
+        phases.append(play)
+    return {
+        "dealNumber": n,
+        "initialState": {
+            "dealer": _SEATS.index(dealer),
+            "upCard": _egn_card(record.upcard),
+            "playerCards": [[_egn_card(c) for c in record.hands[seat]] for seat in _SEATS],
+        },
+        "phases": phases,
+    }
+
+
+def _write_notes(
+    notes: Sequence[EgnAnnotation], kind: Literal["call", "play"]
+) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for note in notes:
+        if note.kind == kind:
+            text = f"{note.label} {note.text}" if note.label else note.text
+            out.setdefault(str(note.index), []).append(text)
+    return out

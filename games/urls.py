@@ -1,11 +1,16 @@
 from django.urls import path
 
-from . import views
+from . import review_views, views
 
 app_name = "games"
 
 urlpatterns = [
     path("hands/", views.my_hands, name="my_hands"),
+    path("hands/<int:pk>/", review_views.hand_review, name="hand_review"),
+    path(
+        "hands/<int:pk>/review/status/", review_views.hand_review_status, name="hand_review_status"
+    ),
+    path("hands/<int:pk>/reanalyse/", review_views.hand_reanalyse, name="hand_reanalyse"),
     path("play/", views.play, name="play"),
     path("play/new/", views.start_game, name="start_game"),
     path("play/<int:pk>/", views.game, name="game"),

@@ -1,0 +1,1099 @@
+"""What the replay page shows of a hand at one step: the table, the decision, the side line.
+
+A hand's steps are its actions in order (every call, the discard, every card): step 0
+is the deal, step N the position after N actions, with the decision taken there being
+action N. The review (``analysis.solver.review.review_hand``) has one entry per action,
+in the same order, so decision N is ``review["decisions"][N]``.
+
+A what-if side line branches off the main line at a step and lists its own actions in
+the URL (``line=9S.KC``, see :func:`action_token`); the engine checks each of them.
+
+Everything here is plain functions and dataclasses over the record and the review, so
+it is tested without a browser; ``games.review_views`` only reads the request and
+renders.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlencode
+
+from analysis.solver.hindsight import (
+    DealError,
+    Solvers,
+    Unknown,
+    dd_table,
+    discard_options,
+    position_of,
+    revealed_state,
+)
+from analysis.solver.review import call_label, standard_policy
+from games.engine.actions import ActionError, format_action, parse_action
+from games.engine.cards import ALL_CARDS, Card, Seat, Suit, Team, card_name
+from games.engine.hand import (
+    NT,
+    Action,
+    Discard,
+    FarmerRedeal,
+    FarmerSwap,
+    HandState,
+    IllegalAction,
+    Phase,
+    Play,
+)
+from games.engine.record import HandRecord, parse_record
+
+from .table import card_text, sort_hand, strain_text
+
+VIEWS = ("all", "seat")
+"""``all``: every card visible; ``seat``: only what the point-of-view seat saw."""
+
+CLASSES = ("blunder", "mistake", "inaccuracy")
+MARKS = {"blunder": "??", "mistake": "?", "inaccuracy": "?!"}
+CLASS_KEYS = {"blunder": "b", "mistake": "m", "inaccuracy": "i"}
+TEAM_WORDS = {Team.NS: "North–South", Team.EW: "East–West"}
+MAX_LINE = 40
+"""A side line never needs more actions than a whole hand has; longer ones are cut."""
+
+# -- accuracy ----------------------------------------------------------------------------
+
+ACCURACY_A = 103.1668
+ACCURACY_K = 1.44
+ACCURACY_C = ACCURACY_A - 100  # so that no loss scores exactly 100
+
+
+def decision_accuracy(loss: float) -> float:
+    """The accuracy (0–100) of one decision that gave up ``loss`` expected points.
+
+    Lichess's move-accuracy curve, ``103.1668 × e^(−0.04354 × Δwin%) − 3.1669``, with the
+    drop in winning chances replaced by the expected points given up, at 1 point ≈ 33
+    win-% points (0.04354 × 33 ≈ 1.44). No loss scores 100; the review's thresholds score
+    about 80 (an inaccuracy, 0.15), 59 (a mistake, 0.35) and 34 (a blunder, 0.70).
+
+    >>> [round(decision_accuracy(x)) for x in (0, 0.15, 0.35, 0.7, 2.0)]
+    [100, 80, 59, 34, 3]
+    """
+    value = ACCURACY_A * math.exp(-ACCURACY_K * max(loss, 0.0)) - ACCURACY_C
+    return min(100.0, max(0.0, value))
+
+
+def seat_accuracy(decisions: list[dict[str, Any]], seat: Seat) -> float | None:
+    """The mean accuracy of ``seat``'s graded decisions, or ``None`` when it has none.
+
+    A decision counts when the review valued its options by foresight (it has a
+    ``loss``); forced choices and decisions that could not be reviewed do not.
+    """
+    losses = [
+        float(d["foresight"]["loss"])
+        for d in decisions
+        if d.get("seat") == seat.value and "loss" in (d.get("foresight") or {})
+    ]
+    if not losses:
+        return None
+    return sum(decision_accuracy(x) for x in losses) / len(losses)
+
+
+# -- parameters --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Params:
+    """Where the page stands: the query string, checked."""
+
+    step: int = 0
+    seat: Seat = Seat.S
+    view: str = "all"
+    line: tuple[str, ...] = ()
+    share: str | None = None
+    auto: str = ""
+    """``1``: the solver plays the side line's next action; ``all``: it plays to the end."""
+
+
+def parse_params(
+    query: Mapping[str, str], default_seat: Seat, share: str | None = None
+) -> tuple[Params, list[str]]:
+    """The page's parameters from ``query``; nonsense is replaced by defaults, with a
+    message for each thing that had to be changed (never an error)."""
+    notes: list[str] = []
+    raw_step = query.get("step", "0") or "0"
+    try:
+        step = int(raw_step)
+    except ValueError:
+        step = 0
+        notes.append(f"“{raw_step[:20]}” is not a step number: showing the deal.")
+    seat = default_seat
+    raw_seat = query.get("seat", "")
+    if raw_seat:
+        try:
+            seat = Seat(raw_seat.upper())
+        except ValueError:
+            notes.append(f"“{raw_seat[:10]}” is not a seat (N, E, S or W).")
+    view = query.get("view", "all")
+    if view not in VIEWS:
+        view = "all"
+    raw_line = query.get("line", "")
+    line = tuple(t for t in raw_line.split(".") if t)[:MAX_LINE]
+    auto = query.get("auto", "")
+    if auto not in ("1", "all"):
+        auto = ""
+    return Params(step, seat, view, line, share, auto), notes
+
+
+def page_url(base: str, params: Params, default_seat: Seat, **changes: Any) -> str:
+    """The URL of the page with ``changes`` applied to ``params``; defaults are left out,
+    the share token is always kept."""
+    p = Params(**{**params.__dict__, "auto": "", **changes})
+    query: dict[str, str] = {"step": str(p.step)}
+    if p.seat is not default_seat:
+        query["seat"] = p.seat.value
+    if p.view != "all":
+        query["view"] = p.view
+    if p.line:
+        query["line"] = ".".join(p.line)
+    if p.auto:
+        query["auto"] = p.auto
+    if p.share:
+        query["share"] = p.share
+    return f"{base}?{urlencode(query)}"
+
+
+# -- actions as URL tokens -----------------------------------------------------------------
+
+_CARD = re.compile(r"^[9TJQKA][SHDC]$")
+
+
+def action_token(action: Action) -> str:
+    """An action as one word for a URL: ``9S`` (a card played), ``x9S`` (discarded),
+    ``pass``, ``order_up``, ``order_up-alone``, ``name-H``, ``defend_alone``…
+
+    >>> from games.engine.cards import parse_card
+    >>> from games.engine.hand import Call
+    >>> action_token(Play(parse_card("9S"))), action_token(Call("name", Suit.HEARTS, True))
+    ('9S', 'name-H-alone')
+    """
+    if isinstance(action, Play):
+        return str(action.card)
+    if isinstance(action, Discard) and action.card is not None:
+        return "x" + str(action.card)
+    return format_action(action).replace(" ", "-")
+
+
+def parse_token(token: str) -> Action:
+    """The action :func:`action_token` wrote; raises ``ActionError``."""
+    upper = token.upper()
+    if _CARD.match(upper):
+        return Play(ALL_CARDS_BY_TEXT[upper])
+    if len(upper) == 3 and upper[0] == "X" and _CARD.match(upper[1:]):
+        return Discard(ALL_CARDS_BY_TEXT[upper[1:]])
+    return parse_action(token.replace("-", " "))
+
+
+ALL_CARDS_BY_TEXT = {str(c): c for c in ALL_CARDS}
+
+
+# -- words ------------------------------------------------------------------------------
+
+
+def action_label(action: Action, state: HandState) -> str:
+    """An option in words, for the seat about to take it in ``state``."""
+    if isinstance(action, Play):
+        return card_text(action.card)
+    if isinstance(action, Discard):
+        return "?" if action.card is None else card_text(action.card)
+    if isinstance(action, FarmerSwap):
+        return "Swap " + " ".join(card_text(c) for c in action.cards) + " for the kitty"
+    if isinstance(action, FarmerRedeal):
+        return "Show a farmer's hand (redeal)"
+    alone = " alone" if action.alone else ""
+    if action.kind == "pass":
+        return {Phase.FARMER: "Keep the hand", Phase.DEFEND: "Don't defend alone"}.get(
+            state.phase, "Pass"
+        )
+    if action.kind == "defend_alone":
+        return "Defend alone"
+    if action.kind == "order_up":
+        verb = "Pick it up" if state.current_seat is state.dealer else "Order it up"
+        return f"{verb} ({strain_text(state.upcard.suit)}){alone}"
+    assert action.suit is not None
+    return ("Call no-trump" if action.suit == NT else f"Name {strain_text(action.suit)}") + alone
+
+
+def option_key(action: Action) -> str:
+    """How the review names an option: a card's text, or the call's label."""
+    if isinstance(action, Play | Discard):
+        return "" if action.card is None else str(action.card)
+    return call_label(action)
+
+
+def the(card: Card, trump: Suit | None) -> str:
+    """``the jack of diamonds, left bower``: a card's name inside a sentence."""
+    name = card_name(card, trump)
+    return "the " + name[0].lower() + name[1:]
+
+
+def describe(seat: Seat, action: Action, state: HandState, *, discard_visible: bool) -> str:
+    """One sentence about an action taken in ``state`` (the state before it)."""
+    name = seat.word
+    trump = state.trump
+    if isinstance(action, Play):
+        return f"{name} plays {the(action.card, trump)}."
+    if isinstance(action, Discard):
+        if action.card is None or not discard_visible:
+            return f"{name} discards a card."
+        return f"{name} discards {the(action.card, trump)}."
+    if isinstance(action, FarmerSwap):
+        return f"{name} swaps a farmer's hand for the kitty."
+    if isinstance(action, FarmerRedeal):
+        return f"{name} shows a farmer's hand: the cards are dealt again."
+    if action.kind == "pass":
+        return f"{name} passes."
+    if action.kind == "defend_alone":
+        return f"{name} defends alone."
+    alone = ", alone" if action.alone else ""
+    if action.kind == "order_up":
+        verb = "picks it up" if seat is state.dealer else "orders it up"
+        return f"{name} {verb}: {state.upcard.suit.plural} are trump{alone}."
+    assert action.suit is not None
+    if action.suit == NT:
+        return f"{name} calls no-trump{alone}."
+    return f"{name} names {action.suit.plural}{alone}."
+
+
+def result_text(state: HandState) -> str:
+    """The hand's outcome once it is over: who made what and the points."""
+    result = state.result()
+    if state.passed_out or result.maker is None or result.points is None:
+        if isinstance(state.farmer, FarmerRedeal):
+            return "A farmer's hand was shown: nobody scores."
+        return "Everyone passed twice: nobody scores."
+    maker = result.maker
+    team = maker.team
+    tricks = result.tricks[team]
+    scorer = max(result.points, key=lambda t: result.points[t] if result.points else 0)
+    points = result.points[scorer]
+    strain = "no-trump" if result.trump == NT else Suit(result.trump).plural
+    lone = " alone" if result.alone else ""
+    return (
+        f"{maker.word} called {strain}{lone}; {TEAM_WORDS[team]} took {tricks} "
+        f"trick{'s' if tricks != 1 else ''}. {TEAM_WORDS[scorer]} score{'' if points else ''} "
+        f"{points} point{'s' if points != 1 else ''}."
+    )
+
+
+def _phase_word(state: HandState) -> str:
+    return {
+        Phase.FARMER: "declare",
+        Phase.AUCTION: "call",
+        Phase.DEFEND: "decide on defending alone",
+        Phase.DISCARD: "discard",
+        Phase.PLAY: "play",
+    }.get(state.phase, "act")
+
+
+# -- the table ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ShownCard:
+    text: str
+    label: str
+    suit: str
+    """``s h d c``: a class for the optional four-colour deck; empty for an unknown card."""
+    red: bool
+    mark: str = ""
+    cls: str = ""
+
+
+UNKNOWN_CARD = ShownCard("?", "Unknown card", "", False)
+
+
+def shown(card: Card | None, trump: Suit | None, mark: str = "", cls: str = "") -> ShownCard:
+    if card is None:
+        return UNKNOWN_CARD
+    return ShownCard(
+        card_text(card),
+        card_name(card, trump),
+        card.suit.value.lower(),
+        card.suit.is_red,
+        mark,
+        cls,
+    )
+
+
+@dataclass
+class SeatPanel:
+    seat: Seat
+    place: str
+    """``bottom``, ``left``, ``top`` or ``right``: the viewer's seat is at the bottom."""
+    name: str
+    is_dealer: bool
+    to_act: bool
+    sits_out: bool
+    is_viewer: bool
+    cards: list[ShownCard] | None
+    """The cards held, or ``None`` when hidden from this point of view."""
+    count: int
+    played: ShownCard | None = None
+    won_trick: bool = False
+
+
+@dataclass
+class TrickView:
+    number: int
+    leader: str
+    winner: str
+    cards: list[tuple[str, ShownCard]]
+
+
+@dataclass
+class MoveView:
+    """One action in the move list."""
+
+    step: int
+    seat: str
+    text: str
+    label: str
+    mark: str
+    cls: str
+    url: str
+    current: bool
+
+
+@dataclass
+class OptionRow:
+    label: str
+    key: str
+    ev: float | None
+    se: float | None
+    dd: int | None
+    chosen: bool
+    best: bool
+    url: str
+
+
+@dataclass
+class DecisionPanel:
+    seat: Seat
+    kind: str
+    """``call``, ``discard`` or ``play``."""
+    chosen: str
+    mark: str = ""
+    cls: str = ""
+    explanation: str = ""
+    best: str = ""
+    loss: float | None = None
+    samples: int | None = None
+    options: list[OptionRow] = field(default_factory=list)
+    note: str = ""
+    hidden: bool = False
+    """Another seat's decision while the page shows only what the viewer saw."""
+
+
+@dataclass
+class SideLine:
+    branch: int
+    moves: list[str]
+    choices: list[tuple[str, str]]
+    """What can be done next: (label, URL)."""
+    to_act: str
+    undo_url: str
+    back_url: str
+    finish_url: str
+    next_url: str
+    error: str = ""
+    result: dict[str, Any] | None = None
+    result_words: str = ""
+
+
+@dataclass
+class Nav:
+    first: str
+    prev: str
+    next: str
+    last: str
+    jumps: dict[str, str]
+    """Class → the URL of the viewer seat's next decision of that class (wrapping)."""
+
+
+@dataclass
+class Page:
+    step: int
+    total: int
+    seats: list[SeatPanel]
+    trump: str
+    maker: str
+    upcard: ShownCard
+    upcard_note: str
+    trick_note: str
+    last_trick: TrickView | None
+    tricks: list[TrickView]
+    auction: list[MoveView]
+    moves: list[MoveView]
+    discard: ShownCard | None
+    discard_note: str
+    kitty: list[ShownCard] | None
+    tricks_won: dict[str, int]
+    announce: str
+    nav: Nav
+    decision: DecisionPanel | None
+    side: SideLine | None
+    hand_over: bool
+    outcome: str
+    notes: list[str]
+    params: Params
+    """The parameters shown, once checked: the step clamped, the side line's legal part."""
+
+
+class Replay:
+    """A hand's record and review, replayable to any step."""
+
+    def __init__(self, record: dict[str, Any], review: dict[str, Any] | None = None) -> None:
+        self.record: HandRecord = parse_record(record)
+        self.history: list[tuple[Seat, Action]] = list(self.record.state.history)
+        decisions = (review or {}).get("decisions")
+        # A review of another record (never expected) is ignored rather than misaligned.
+        self.decisions: list[dict[str, Any]] | None = (
+            decisions
+            if isinstance(decisions, list) and len(decisions) == len(self.history)
+            else None
+        )
+
+    @property
+    def total(self) -> int:
+        return len(self.history)
+
+    def state_at(self, step: int) -> HandState:
+        """The position after ``step`` actions, unknown cards filled in where play showed them."""
+        state = revealed_state(self.record)
+        for _, action in self.history[:step]:
+            state.apply(action)
+        return state
+
+    def decision(self, step: int) -> dict[str, Any] | None:
+        if self.decisions is None or not 0 <= step < self.total:
+            return None
+        return self.decisions[step]
+
+    def marked(self, seat: Seat | None = None) -> list[int]:
+        """The steps of the marked decisions, of ``seat`` only when given."""
+        if self.decisions is None:
+            return []
+        return [
+            i
+            for i, d in enumerate(self.decisions)
+            if d.get("mark") and (seat is None or d.get("seat") == seat.value)
+        ]
+
+    def next_of_class(self, step: int, seat: Seat, cls: str) -> int | None:
+        """The step of ``seat``'s next decision of class ``cls`` after ``step``, wrapping
+        round to the first; ``None`` when there is none."""
+        if self.decisions is None:
+            return None
+        steps = [i for i in self.marked(seat) if self.decisions[i].get("class") == cls]
+        if not steps:
+            return None
+        return next((i for i in steps if i > step), steps[0])
+
+    # -- side lines ------------------------------------------------------------------------
+
+    def normalise(self, step: int, line: tuple[str, ...]) -> tuple[int, tuple[str, ...]]:
+        """A side line that starts with the main line's own actions is the main line further on."""
+        while line and step < self.total and line[0] == action_token(self.history[step][1]):
+            step += 1
+            line = line[1:]
+        return step, line
+
+    def play_line(self, step: int, line: tuple[str, ...]) -> tuple[HandState, list[str], str]:
+        """The position after the side line ``line`` from ``step``: the state, the tokens
+        that were legal, and a message about the first one that was not (or "")."""
+        state = self.state_at(step)
+        done: list[str] = []
+        for token in line:
+            seat = state.current_seat
+            try:
+                action = parse_token(token)
+            except ActionError:
+                return state, done, f"“{token[:30]}” is not a call or a card."
+            if state.is_terminal or seat is None:
+                return state, done, "The hand is over: there is nothing more to play."
+            if action not in state.legal_actions():
+                trial = copy.deepcopy(state)
+                try:
+                    trial.apply(action)
+                except IllegalAction as error:
+                    reason = str(error)
+                else:
+                    reason = f"it is not one of {seat.word}'s choices here"
+                label = action_label(action, state)
+                return state, done, f"{seat.word} cannot {_verb(action)} {label}: {reason}."
+            state.apply(action)
+            done.append(token)
+        return state, done, ""
+
+
+def _verb(action: Action) -> str:
+    if isinstance(action, Play):
+        return "play the"
+    if isinstance(action, Discard):
+        return "discard the"
+    return "choose"
+
+
+class SolverError(ValueError):
+    """The solver cannot go on from this position; the message says why."""
+
+
+def solver_action(state: HandState, solvers: Solvers) -> Action:
+    """The action perfect play takes in ``state``: double-dummy for the discard and the
+    cards (ties to the lowest card), the standard bidding policy for the calls."""
+    seat = state.current_seat
+    assert seat is not None
+    if state.phase is Phase.PLAY:
+        try:
+            position = position_of(state)
+        except Unknown as unknown:
+            raise SolverError(f"the solver needs every card known: {unknown.reason}") from None
+        values = solvers(position).options(position)
+        if position.to_move % 2 == 0:  # North–South maximise their tricks
+            pick = max(values, key=lambda c: (values[c], -c))
+        else:
+            pick = min(values, key=lambda c: (values[c], c))
+        return Play(ALL_CARDS[pick])
+    if state.phase is Phase.DISCARD:
+        try:
+            tricks = discard_options(state, solvers)
+        except Unknown as unknown:
+            raise SolverError(f"the solver needs every card known: {unknown.reason}") from None
+        return Discard(max(tricks, key=lambda c: (tricks[c], -c.index)))
+    try:
+        return standard_policy(state, seat)
+    except Exception as error:  # the policy is not meant to fail; say so rather than crash
+        raise SolverError(f"the bidding policy could not decide: {error}") from None
+
+
+def solver_finish(state: HandState, *, moves: int | None = None) -> list[Action]:
+    """The actions the solver takes from ``state`` (applied to it): all of them to the end
+    of the hand, or only ``moves``. Raises :class:`SolverError` when it cannot."""
+    solvers = Solvers()
+    taken: list[Action] = []
+    while not state.is_terminal and (moves is None or len(taken) < moves):
+        action = solver_action(state, solvers)
+        state.apply(action)
+        taken.append(action)
+    return taken
+
+
+# -- building the page ---------------------------------------------------------------------
+
+PLACES = ("bottom", "left", "top", "right")
+
+
+def places(viewer: Seat) -> list[tuple[Seat, str]]:
+    """Each seat and where it sits: the viewer at the bottom, the next seat (clockwise,
+    the one to act after the viewer) on the left, the partner at the top."""
+    out = []
+    seat = viewer
+    for place in PLACES:
+        out.append((seat, place))
+        seat = seat.next
+    return out
+
+
+def _shown_trick(state: HandState) -> Any:
+    if not state.tricks:
+        return None
+    trick = state.tricks[-1]
+    if not trick.cards and len(state.tricks) > 1:
+        return state.tricks[-2]
+    return trick
+
+
+def _completed_tricks(
+    state: HandState, marks: Mapping[tuple[Seat, Card], tuple[str, str]]
+) -> list[TrickView]:
+    out = []
+    trump = state.trump
+    for number, trick in enumerate(state.tricks, 1):
+        if len(trick.cards) == len(state.active_seats):
+            cards = [
+                (s.word, shown(c, trump, *marks.get((s, c), ("", "")))) for s, c in trick.cards
+            ]
+            out.append(TrickView(number, trick.leader.word, state.trick_winner(trick).word, cards))
+    return out
+
+
+def build_page(
+    replay: Replay,
+    params: Params,
+    *,
+    base: str,
+    default_seat: Seat,
+    notes: list[str] | None = None,
+) -> Page:
+    """Everything the replay page shows for ``params``."""
+    notes = list(notes or [])
+    total = replay.total
+    step = min(max(params.step, 0), total)
+    if step != params.step:
+        notes.append(f"This hand has {total} steps: showing step {step}.")
+    step, line = replay.normalise(step, params.line)
+    params = Params(step, params.seat, params.view, line, params.share, "")
+
+    def url(**changes: Any) -> str:
+        return page_url(base, params, default_seat, **changes)
+
+    side: SideLine | None = None
+    if line:
+        state, done, error = replay.play_line(step, line)
+        line = tuple(done)
+        params = Params(step, params.seat, params.view, line, params.share, "")
+        side = _side_line(replay, state, params, url, error)
+        if not line:  # nothing legal was left: back on the main line
+            side = None
+            notes.append(error)
+    else:
+        state = replay.state_at(step)
+
+    viewer = params.seat
+    see_all = params.view == "all"
+    trump = state.trump
+    at = step + len(line)
+
+    # Marks on the cards and calls of the main line, for the lists and the table.
+    marks: dict[tuple[Seat, Card], tuple[str, str]] = {}
+    for i, (seat, action) in enumerate(replay.history):
+        decision = replay.decision(i)
+        if decision and decision.get("mark") and isinstance(action, Play):
+            marks[(seat, action.card)] = (decision["mark"], decision.get("class") or "")
+
+    # The decision about to be taken, for the viewer's attention.
+    decision = None
+    if side is None and step < total:
+        decision = _decision_panel(replay, state, step, params, url, see_all)
+
+    shown_trick = _shown_trick(state)
+    complete = shown_trick is not None and len(shown_trick.cards) == len(state.active_seats)
+    winner = state.trick_winner(shown_trick) if complete else None
+    played = dict(shown_trick.cards) if shown_trick is not None else {}
+    in_play = state.phase in (Phase.DISCARD, Phase.PLAY, Phase.DONE)
+    # A side line's cards are not the main line's: its marks do not apply to them.
+    card_marks = marks if side is None else {}
+
+    panels = []
+    for seat, place in places(viewer):
+        visible = see_all or seat is viewer
+        held = list(state.hands[seat])
+        cards = None
+        if visible:
+            chosen_card = None
+            if decision is not None and decision.seat is seat and not decision.hidden:
+                action = replay.history[step][1]
+                if isinstance(action, Play | Discard):
+                    chosen_card = action.card
+            sorted_cards: list[Card | None] = list(sort_hand(held, trump))
+            sorted_cards += [None] * held.count(None)
+            cards = [
+                shown(c, trump, decision.mark, decision.cls)
+                if decision is not None and c is not None and c == chosen_card
+                else shown(c, trump)
+                for c in sorted_cards
+            ]
+        panels.append(
+            SeatPanel(
+                seat=seat,
+                place=place,
+                name=seat.word,
+                is_dealer=seat is state.dealer,
+                to_act=seat is state.current_seat,
+                sits_out=state.sits_out(seat) and in_play,
+                is_viewer=seat is viewer,
+                cards=cards,
+                count=len(held),
+                played=shown(played[seat], trump, *card_marks.get((seat, played[seat]), ("", "")))
+                if seat in played
+                else None,
+                won_trick=seat is winner,
+            )
+        )
+
+    if state.strain is None and state.round == 1 and not state.is_terminal:
+        upcard_note = "Upcard"
+    elif state.strain is None:
+        upcard_note = "Turned down"
+    elif state.picked_up:
+        upcard_note = f"Picked up by {state.dealer.word}"
+    else:
+        upcard_note = "Not picked up"
+
+    # The discard: seen by the dealer only, unless everything is visible.
+    discard: ShownCard | None = None
+    discard_note = ""
+    if state.discarded:
+        if see_all or viewer is state.dealer:
+            discard = shown(state.discard, trump)
+            discard_note = f"{state.dealer.word} discarded"
+        else:
+            discard_note = f"{state.dealer.word} discarded a card (hidden from {viewer.word})"
+
+    # The move lists of the main line, marks included, each a link to its step.
+    auction: list[MoveView] = []
+    moves: list[MoveView] = []
+    walk = replay.state_at(0)
+    for i, (seat, action) in enumerate(replay.history):
+        d = replay.decision(i) or {}
+        dealer_sees = see_all or viewer is walk.dealer
+        label = describe(seat, action, walk, discard_visible=dealer_sees)
+        if isinstance(action, Play):
+            text = card_text(action.card)
+        elif isinstance(action, Discard):
+            text = card_text(action.card) if dealer_sees and action.card else "discard"
+        else:
+            text = action_label(action, walk)
+        view = MoveView(
+            i,
+            seat.word,
+            text,
+            label,
+            d.get("mark") or "",
+            d.get("class") or "",
+            url(step=i, line=()),
+            current=side is None and i == step,
+        )
+        (moves if isinstance(action, Play | Discard) else auction).append(view)
+        walk.apply(action)
+
+    tricks = _completed_tricks(state, card_marks)
+    announce = _announcement(replay, state, step, line, see_all, viewer)
+    jumps = {}
+    for cls in CLASSES:
+        target = replay.next_of_class(step, viewer, cls)
+        if target is not None:
+            jumps[cls] = url(step=target, line=())
+    if side is not None:
+        nav = Nav(
+            first=url(step=0, line=()),
+            prev=side.undo_url,
+            next=side.next_url,
+            last=side.finish_url,
+            jumps=jumps,
+        )
+    else:
+        nav = Nav(
+            first=url(step=0) if step > 0 else "",
+            prev=url(step=step - 1) if step > 0 else "",
+            next=url(step=step + 1) if step < total else "",
+            last=url(step=total) if step < total else "",
+            jumps=jumps,
+        )
+
+    return Page(
+        step=at,
+        total=total,
+        seats=panels,
+        trump="" if state.strain is None else strain_text(state.strain),
+        maker="" if state.maker is None else state.maker.word + (" alone" if state.alone else ""),
+        upcard=shown(state.upcard, trump),
+        upcard_note=upcard_note,
+        trick_note=f"{winner.word} won the trick." if winner is not None else "",
+        last_trick=tricks[-1] if tricks else None,
+        tricks=tricks,
+        auction=auction,
+        moves=moves,
+        discard=discard,
+        discard_note=discard_note,
+        kitty=[shown(c, trump) for c in state.kitty] if see_all else None,
+        tricks_won={"NS": state.tricks_won[Team.NS], "EW": state.tricks_won[Team.EW]},
+        announce=announce,
+        nav=nav,
+        decision=decision,
+        side=side,
+        hand_over=state.is_terminal,
+        outcome=result_text(state) if state.is_terminal else "",
+        notes=[n for n in notes if n],
+        params=params,
+    )
+
+
+def _announcement(
+    replay: Replay,
+    state: HandState,
+    step: int,
+    line: tuple[str, ...],
+    see_all: bool,
+    viewer: Seat,
+) -> str:
+    """What the live region says at this step."""
+    at = step + len(line)
+    parts = []
+    if line:
+        parts.append(f"What-if line, move {len(line)} from step {step}.")
+    else:
+        parts.append(f"Step {step} of {replay.total}.")
+    if at == 0:
+        parts.append(
+            f"The deal: {replay.record.dealer.word} deals; the upcard is "
+            f"{the(replay.record.upcard, None)}."
+        )
+    elif state.history:
+        # Describe the last action from the position before it.
+        if line:
+            previous, _, _ = replay.play_line(step, line[:-1])
+        else:
+            previous = replay.state_at(at - 1)
+        seat, action = state.history[-1]
+        dealer_sees = see_all or viewer is state.dealer
+        parts.append(describe(seat, action, previous, discard_visible=dealer_sees))
+        if isinstance(action, Play) and state.tricks:
+            trick = _shown_trick(state)
+            if trick is not None and len(trick.cards) == len(state.active_seats):
+                parts.append(f"{state.trick_winner(trick).word} wins the trick.")
+    if state.is_terminal:
+        parts.append(result_text(state))
+    elif state.current_seat is not None:
+        parts.append(f"{state.current_seat.word} to {_phase_word(state)}.")
+    return " ".join(parts)
+
+
+def _decision_panel(
+    replay: Replay,
+    state: HandState,
+    step: int,
+    params: Params,
+    url: Callable[..., str],
+    see_all: bool,
+) -> DecisionPanel:
+    seat, action = replay.history[step]
+    kind = (
+        "play" if isinstance(action, Play) else "discard" if isinstance(action, Discard) else "call"
+    )
+    d = replay.decision(step) or {}
+    panel = DecisionPanel(
+        seat=seat,
+        kind=kind,
+        chosen=action_label(action, state),
+        mark=d.get("mark") or "",
+        cls=d.get("class") or "",
+        explanation=d.get("explanation") or "",
+    )
+    if not see_all and seat is not params.seat:
+        panel.hidden = True
+        return panel
+    foresight = d.get("foresight") or {}
+    ev = {o.get("call") or o.get("card"): o for o in foresight.get("options", [])}
+    dd = {o["card"]: o["dd_tricks"] for o in d.get("options", []) if "card" in o}
+    best_key = foresight.get("best", "")
+    chosen_key = option_key(action)
+    rows = []
+    for option in state.legal_actions():
+        key = option_key(option)
+        value = ev.get(key)
+        rows.append(
+            OptionRow(
+                label=action_label(option, state),
+                key=key,
+                ev=None if value is None else value["ev"],
+                se=None if value is None else value["se"],
+                dd=dd.get(key),
+                chosen=key == chosen_key,
+                best=bool(best_key) and key == best_key,
+                url=url(step=step + 1, line=())
+                if key == chosen_key
+                else url(step=step, line=(action_token(option),)),
+            )
+        )
+    if any(r.ev is not None for r in rows):
+        rows.sort(key=lambda r: -(r.ev if r.ev is not None else -99))
+    panel.options = rows
+    if best_key:
+        best_row = next((r for r in rows if r.key == best_key), None)
+        panel.best = best_row.label if best_row else best_key
+    if "loss" in foresight:
+        panel.loss = foresight["loss"]
+        panel.samples = foresight.get("samples")
+    if replay.decisions is None:
+        panel.note = "The review is not ready yet: the options are shown without their values."
+    elif foresight.get("forced") or len(rows) == 1:
+        panel.note = "Only one choice was possible here."
+    elif "reason" in foresight:
+        panel.note = f"Not reviewed: {foresight['reason']}."
+    elif d.get("reviewable") is False and not foresight:
+        panel.note = f"Not reviewed: {d.get('reason', 'cards are unknown')}."
+    return panel
+
+
+def _side_line(
+    replay: Replay,
+    state: HandState,
+    params: Params,
+    url: Callable[..., str],
+    error: str,
+) -> SideLine:
+    step, line = params.step, params.line
+    # Words for the moves of the line, each described from the position before it.
+    walk = replay.state_at(step)
+    moves = []
+    for token in line:
+        action = parse_token(token)
+        seat = walk.current_seat
+        assert seat is not None
+        moves.append(describe(seat, action, walk, discard_visible=True))
+        walk.apply(action)
+    choices = []
+    if not state.is_terminal:
+        for option in state.legal_actions():
+            choices.append((action_label(option, state), url(line=(*line, action_token(option)))))
+    side = SideLine(
+        branch=step,
+        moves=moves,
+        choices=choices,
+        to_act="" if state.current_seat is None else state.current_seat.word,
+        undo_url=url(line=line[:-1]),
+        back_url=url(line=()),
+        finish_url="" if state.is_terminal else url(auto="all"),
+        next_url="" if state.is_terminal else url(auto="1"),
+        error=error,
+    )
+    if state.is_terminal:
+        side.result = state.result().to_json()
+        side.result_words = result_text(state)
+    return side
+
+
+def main_result(replay: Replay) -> dict[str, Any]:
+    return replay.record.state.result().to_json()
+
+
+def with_solver_moves(replay: Replay, params: Params) -> tuple[Params, str]:
+    """``params`` with the solver's moves added to the side line, as ``params.auto`` asks
+    (one move, or all to the end of the hand), and a message when it could not play."""
+    if not params.auto:
+        return params, ""
+    step = min(max(params.step, 0), replay.total)
+    step, line = replay.normalise(step, params.line)
+    state, done, error = replay.play_line(step, line)
+    if error:
+        return Params(step, params.seat, params.view, tuple(done), params.share), error
+    try:
+        taken = solver_finish(state, moves=1 if params.auto == "1" else None)
+        message = ""
+    except SolverError as problem:
+        taken = []
+        message = f"The solver cannot play on: {problem}."
+    line = (*done, *(action_token(a) for a in taken))
+    step, line = replay.normalise(step, line)
+    return Params(step, params.seat, params.view, line, params.share), message
+
+
+# -- the hand summary ------------------------------------------------------------------------
+
+
+@dataclass
+class SeatSummary:
+    seat: Seat
+    accuracy: int | None
+    graded: int
+    counts: dict[str, int]
+
+
+@dataclass
+class MistakeView:
+    step: int
+    seat: str
+    text: str
+    mark: str
+    cls: str
+    loss: float | None
+    best: str
+    url: str
+
+
+@dataclass
+class Summary:
+    seats: list[SeatSummary]
+    mistakes: list[MistakeView]
+    dd_rows: list[tuple[str, int, int, dict[str, int]]]
+    """Each strain: its name, North–South's and East–West's tricks, and each seat alone."""
+    dd_error: str
+    outcome: str
+    points: dict[str, int] | None
+    tricks: dict[str, int]
+
+
+def _graded(decision: dict[str, Any]) -> bool:
+    return "loss" in (decision.get("foresight") or {})
+
+
+def build_summary(
+    replay: Replay,
+    *,
+    url: Callable[[int], str],
+    table: dict[str, Any] | None = None,
+) -> Summary:
+    """Each seat's accuracy, the marked decisions with their links, the deal's double-dummy
+    table and the points. ``url(step)`` links to a step of the main line."""
+    decisions = replay.decisions or []
+    seats = []
+    for seat in Seat:
+        accuracy = seat_accuracy(decisions, seat)
+        graded = sum(
+            1
+            for d in decisions
+            if d.get("seat") == seat.value and "loss" in (d.get("foresight") or {})
+        )
+        counts = {
+            cls: sum(1 for d in decisions if d.get("seat") == seat.value and d.get("class") == cls)
+            for cls in CLASSES
+        }
+        seats.append(
+            SeatSummary(seat, None if accuracy is None else round(accuracy), graded, counts)
+        )
+    mistakes = []
+    walk = replay.state_at(0)
+    for i, (seat, action) in enumerate(replay.history):
+        d = replay.decision(i)
+        if d and d.get("mark"):
+            foresight = d.get("foresight") or {}
+            best = ""
+            for option in walk.legal_actions():
+                if option_key(option) == foresight.get("best"):
+                    best = action_label(option, walk)
+            where = f" (trick {len(walk.tricks)})" if isinstance(action, Play) else ""
+            mistakes.append(
+                MistakeView(
+                    i,
+                    seat.word,
+                    describe(seat, action, walk, discard_visible=True).rstrip(".") + where,
+                    d["mark"],
+                    d.get("class") or "",
+                    foresight.get("loss"),
+                    best,
+                    url(i),
+                )
+            )
+        walk.apply(action)
+    dd_rows = []
+    dd_error = ""
+    if table is None:
+        try:
+            table = dd_table(replay.record)
+        except DealError as error:
+            dd_error = str(error)
+    for strain, row in (table or {}).items():
+        name = "No-trump" if strain == NT else strain_text(Suit(strain)).capitalize()
+        dd_rows.append((name, row["NS"], 5 - row["NS"], dict(row["alone"])))
+    result = replay.record.state.result()
+    final = replay.record.state
+    return Summary(
+        seats=seats,
+        mistakes=mistakes,
+        dd_rows=dd_rows,
+        dd_error=dd_error,
+        outcome=result_text(final) if final.is_terminal else "The record stops before the end.",
+        points=None if result.points is None else {t.value: result.points[t] for t in Team},
+        tricks={t.value: result.tricks[t] for t in Team},
+    )

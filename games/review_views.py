@@ -1,0 +1,166 @@
+"""The replay page of a hand: step through it with its review, and try what-if lines.
+
+The views read the request, check who may see the hand (``games.access``) and render;
+what the page shows is worked out in ``games.replay``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.template import TemplateDoesNotExist
+from django.template.loader import get_template
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from analysis.models import AnalysisJob
+from analysis.solver.review import ReviewParams
+
+from .access import hand_for_viewer
+from .engine.cards import Seat
+from .models import Hand
+from .replay import (
+    ACCURACY_K,
+    Params,
+    Replay,
+    build_page,
+    build_summary,
+    page_url,
+    parse_params,
+    result_text,
+    with_solver_moves,
+)
+
+TEMPLATE = "games/review/replay.html"
+SHARE_EXPORT = "games/review/_share_export.html"
+POLL_SECONDS = 2
+
+
+def _jobs(hand: Hand) -> tuple[AnalysisJob | None, AnalysisJob | None]:
+    """The hand's latest analysis job, and its latest finished one (whose review is shown)."""
+    jobs = hand.analysis_jobs.select_related("result")
+    latest = jobs.first()
+    done = jobs.filter(status=AnalysisJob.Status.DONE, result__isnull=False).first()
+    return latest, done
+
+
+def _default_seat(hand: Hand) -> Seat:
+    try:
+        return Seat(hand.seat)
+    except ValueError:
+        return Seat.S
+
+
+def _status(hand: Hand) -> dict[str, Any]:
+    latest, done = _jobs(hand)
+    return {"job": latest, "has_review": done is not None, "poll_seconds": POLL_SECONDS}
+
+
+def _share_export_template() -> str:
+    """The other feature's share/export panel, when it is installed."""
+    try:
+        get_template(SHARE_EXPORT)
+    except TemplateDoesNotExist:
+        return ""
+    return SHARE_EXPORT
+
+
+@require_GET
+def hand_review(request: HttpRequest, pk: int) -> HttpResponse:
+    """The replay page at one step (``?step=N``), from one seat (``seat``), with everything
+    visible or only that seat's cards (``view``), on the main line or a what-if (``line``)."""
+    access = hand_for_viewer(request, pk)
+    hand = access.hand
+    default_seat = _default_seat(hand)
+    params, notes = parse_params(request.GET, default_seat, access.share_token)
+    latest, done = _jobs(hand)
+    review = done.result.review if done is not None and done.result is not None else None
+    replay = Replay(hand.record, review)
+    base = reverse("games:hand_review", args=[hand.pk])
+
+    push_url = ""
+    if params.auto:
+        params, message = with_solver_moves(replay, params)
+        push_url = page_url(base, params, default_seat)
+        if not request.htmx:
+            if message:
+                messages.warning(request, message)
+            return redirect(push_url)
+        notes.append(message)
+
+    page = build_page(replay, params, base=base, default_seat=default_seat, notes=notes)
+    current = page.params
+    context: dict[str, Any] = {
+        "hand": hand,
+        "access": access,
+        "page": page,
+        "params": params,
+        "seats": list(Seat),
+        "pov": [(seat, page_url(base, current, default_seat, seat=seat)) for seat in Seat],
+        "view_urls": {
+            view: page_url(base, current, default_seat, view=view) for view in ("all", "seat")
+        },
+        "is_owner_seat": access.is_owner and params.seat is default_seat,
+        "owner_seat": default_seat.word,
+        "main_result": replay.record.state.result().to_json(),
+        "main_outcome": result_text(replay.record.state) if replay.record.state.is_terminal else "",
+        "job": latest,
+        "has_review": review is not None,
+        "poll_seconds": POLL_SECONDS,
+    }
+    if request.htmx and not request.htmx.history_restore_request:
+        context["oob"] = True
+        response = render(request, f"{TEMPLATE}#replay", context)
+    else:
+        main = Params(0, params.seat, params.view, (), params.share)
+        context["summary"] = build_summary(
+            replay, url=lambda step: page_url(base, main, default_seat, step=step)
+        )
+        context["accuracy_k"] = ACCURACY_K
+        context["share_export"] = _share_export_template()
+        response = render(request, TEMPLATE, context)
+    if push_url:
+        response["HX-Push-Url"] = push_url
+    return response
+
+
+@require_GET
+def hand_review_status(request: HttpRequest, pk: int) -> HttpResponse:
+    """The analysis status fragment the page polls while the review is on its way. Once
+    the review is done, an htmx request reloads the page to show it."""
+    access = hand_for_viewer(request, pk)
+    context = {"hand": access.hand, "access": access, **_status(access.hand)}
+    job = context["job"]
+    response = render(request, f"{TEMPLATE}#status", context)
+    if request.htmx and job is not None and job.status == AnalysisJob.Status.DONE:
+        response["HX-Refresh"] = "true"
+    return response
+
+
+@require_POST
+def hand_reanalyse(request: HttpRequest, pk: int) -> HttpResponse:
+    """Ask again for the hand's review (after a failure); the owner only."""
+    access = hand_for_viewer(request, pk)
+    if not access.is_owner:
+        raise Http404("No such hand.")
+    hand = access.hand
+    latest, _ = _jobs(hand)
+    params = ReviewParams()
+    if latest is not None:
+        try:
+            params = ReviewParams.from_json(latest.params)
+        except ValueError:
+            params = ReviewParams()
+    job, created = AnalysisJob.objects.request(hand, params, queue=AnalysisJob.Queue.INTERACTIVE)
+    if created:
+        messages.success(request, "The review was asked for again; it is on its way.")
+    elif job.status == AnalysisJob.Status.DONE:
+        messages.info(request, "This hand's review is already done.")
+    else:
+        messages.info(request, "This hand's review is already on its way.")
+    target = reverse("games:hand_review", args=[hand.pk])
+    step = request.POST.get("step", "")
+    return redirect(f"{target}?step={int(step)}" if step.isdigit() else target)

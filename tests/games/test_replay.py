@@ -1,0 +1,302 @@
+"""games.replay: what the replay page shows, without a database or a browser."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from analysis.solver.review import ReviewParams, review_hand
+from games.engine.cards import Seat
+from games.engine.game import Game
+from games.engine.hand import Discard, Play
+from games.engine.record import parse_record
+from games.engine.rules import PRESETS
+from games.replay import (
+    Params,
+    Replay,
+    action_token,
+    build_page,
+    build_summary,
+    decision_accuracy,
+    page_url,
+    parse_params,
+    parse_token,
+    places,
+    seat_accuracy,
+    solver_finish,
+    with_solver_moves,
+)
+from tests.records import SPEC_RECORD
+
+from .replay_hands import record, review
+
+BASE = "/hands/7/"
+
+
+def page(replay: Replay, **query: str):
+    params, notes = parse_params(query, Seat.S)
+    params, message = with_solver_moves(replay, params)
+    return build_page(replay, params, base=BASE, default_seat=Seat.S, notes=[*notes, message])
+
+
+@pytest.fixture(scope="module")
+def replay() -> Replay:
+    return Replay(record(), review())
+
+
+def first_marked(replay: Replay, seat: Seat, cls: str) -> int:
+    assert replay.decisions is not None
+    return next(
+        i
+        for i, d in enumerate(replay.decisions)
+        if d["seat"] == seat.value and d.get("class") == cls
+    )
+
+
+# -- accuracy --------------------------------------------------------------------------------
+
+
+def test_accuracy_is_100_without_loss_and_falls_with_the_points_lost() -> None:
+    values = [decision_accuracy(x) for x in (0, 0.05, 0.15, 0.35, 0.7, 1.5, 4)]
+    assert values[0] == 100
+    assert values == sorted(values, reverse=True)
+    assert [round(v) for v in values[2:5]] == [80, 59, 34]
+    assert values[-1] == 0
+
+
+def test_seat_accuracy_averages_the_graded_decisions_and_leaves_out_forced_ones() -> None:
+    decisions = [
+        {"seat": "S", "foresight": {"loss": 0.0}},
+        {"seat": "S", "foresight": {"loss": 0.35}},
+        {"seat": "S", "foresight": {"forced": True}},
+        {"seat": "S", "foresight": {"reason": "unknown cards"}},
+        {"seat": "N", "foresight": {"loss": 2.0}},
+    ]
+    assert seat_accuracy(decisions, Seat.S) == pytest.approx((100 + decision_accuracy(0.35)) / 2)
+    assert seat_accuracy(decisions, Seat.E) is None
+
+
+# -- parameters and URLs -----------------------------------------------------------------------
+
+
+def test_nonsense_parameters_become_defaults_with_a_message() -> None:
+    params, notes = parse_params({"step": "abc", "seat": "Q", "view": "x"}, Seat.E)
+    assert (params.step, params.seat, params.view) == (0, Seat.E, "all")
+    assert len(notes) == 2 and "abc" in notes[0] and "Q" in notes[1]
+
+
+def test_urls_leave_out_defaults_and_always_keep_the_share_token() -> None:
+    params = Params(3, Seat.S, "all", (), "tok")
+    assert page_url(BASE, params, Seat.S) == "/hands/7/?step=3&share=tok"
+    url = page_url(BASE, params, Seat.S, seat=Seat.W, view="seat", line=("9S", "pass"))
+    assert url == "/hands/7/?step=3&seat=W&view=seat&line=9S.pass&share=tok"
+
+
+def test_every_action_of_random_hands_survives_its_url_token() -> None:
+    rng = random.Random(5)
+    for seed in range(30):
+        state = Game(PRESETS["standard"], seed=seed).new_hand()
+        while not state.is_terminal:
+            for action in state.legal_actions():
+                assert parse_token(action_token(action)) == action
+            state.apply(rng.choice(state.legal_actions()))
+
+
+def test_the_viewer_sits_at_the_bottom_with_the_partner_opposite() -> None:
+    assert places(Seat.S) == [
+        (Seat.S, "bottom"),
+        (Seat.W, "left"),
+        (Seat.N, "top"),
+        (Seat.E, "right"),
+    ]
+    assert dict(places(Seat.E))[Seat.W] == "top"
+
+
+# -- stepping -----------------------------------------------------------------------------------
+
+
+def test_each_step_shows_the_position_before_that_decision(replay: Replay) -> None:
+    step = first_marked(replay, Seat.S, "mistake")
+    seat, action = replay.history[step]
+    assert isinstance(action, Play)
+    shown = page(replay, step=str(step))
+    bottom = shown.seats[0]
+    assert bottom.seat is Seat.S and bottom.place == "bottom"
+    assert bottom.cards is not None
+    marked = [c for c in bottom.cards if c.mark]
+    assert [c.text for c in marked] == [shown.decision.chosen]
+    assert marked[0].mark == "?" and marked[0].cls == "mistake"
+    assert shown.decision is not None and shown.decision.seat is Seat.S
+    assert f"Step {step} of {replay.total}." in shown.announce
+    assert shown.auction[-1].step < step and any(m.current for m in shown.moves)
+
+
+def test_the_decision_panel_lists_every_legal_option_with_both_values(replay: Replay) -> None:
+    step = first_marked(replay, Seat.S, "blunder")
+    decision = replay.decisions[step]  # type: ignore[index]
+    shown = page(replay, step=str(step)).decision
+    assert shown is not None and shown.mark == "??"
+    assert shown.explanation == decision["explanation"]
+    state = replay.state_at(step)
+    assert {o.key for o in shown.options} == {
+        str(a.card) for a in state.legal_actions() if isinstance(a, Play)
+    }
+    hindsight = {o["card"]: o["dd_tricks"] for o in decision["options"]}
+    foresight = {o["card"]: o["ev"] for o in decision["foresight"]["options"]}
+    for option in shown.options:
+        assert option.dd == hindsight[option.key]
+        assert option.ev == foresight[option.key]
+    assert [o.key for o in shown.options if o.best] == [decision["foresight"]["best"]]
+    evs = [o.ev for o in shown.options]
+    assert evs == sorted(evs, reverse=True)
+    chosen = next(o for o in shown.options if o.chosen)
+    assert chosen.url == f"{BASE}?step={step + 1}"
+    other = next(o for o in shown.options if not o.chosen)
+    assert other.url == f"{BASE}?step={step}&line={other.key}"
+
+
+def test_a_call_decision_shows_the_calls_with_their_expected_points(replay: Replay) -> None:
+    shown = page(replay, step="0").decision
+    assert shown is not None and shown.kind == "call"
+    labels = [o.label for o in shown.options]
+    assert "Pass" in labels and any(label.startswith("Order it up") for label in labels)
+    assert all(o.ev is not None and o.dd is None for o in shown.options)
+
+
+def test_steps_out_of_range_are_clamped_with_a_message(replay: Replay) -> None:
+    shown = page(replay, step="500")
+    assert shown.step == replay.total and shown.hand_over and shown.decision is None
+    assert shown.notes == [f"This hand has {replay.total} steps: showing step {replay.total}."]
+    assert page(replay, step="-4").step == 0
+
+
+def test_the_jumps_go_to_the_seats_next_marks_and_wrap_round(replay: Replay) -> None:
+    blunder = first_marked(replay, Seat.S, "blunder")
+    mistake = first_marked(replay, Seat.S, "mistake")
+    shown = page(replay, step="0")
+    assert shown.nav.jumps["blunder"] == f"{BASE}?step={blunder}"
+    assert shown.nav.jumps["mistake"] == f"{BASE}?step={mistake}"
+    assert "inaccuracy" not in shown.nav.jumps
+    after = page(replay, step=str(blunder))
+    assert after.nav.jumps["blunder"] == f"{BASE}?step={blunder}"  # the only one: wraps
+    west = page(replay, step="0", seat="W")
+    assert west.nav.jumps["blunder"].startswith(
+        f"{BASE}?step={first_marked(replay, Seat.W, 'blunder')}"
+    )
+
+
+def test_only_what_the_seat_saw_hides_the_other_hands_and_the_discard(replay: Replay) -> None:
+    discard_step = next(i for i, (_, a) in enumerate(replay.history) if isinstance(a, Discard))
+    dealer = replay.history[discard_step][0]
+    assert dealer is Seat.N
+    shown = page(replay, step=str(discard_step + 1), view="seat", seat="E")
+    assert [s.cards is None for s in shown.seats] == [False, True, True, True]
+    assert shown.discard is None and "hidden from East" in shown.discard_note
+    assert shown.kitty is None
+    discard_move = next(m for m in shown.moves if m.step == discard_step)
+    assert discard_move.text == "discard" and "discards a card" in discard_move.label
+    as_dealer = page(replay, step=str(discard_step + 1), view="seat", seat="N")
+    assert as_dealer.discard is not None
+    everything = page(replay, step=str(discard_step + 1))
+    assert all(s.cards is not None for s in everything.seats) and everything.kitty
+
+
+def test_another_seats_decision_is_not_reviewed_in_the_seat_view(replay: Replay) -> None:
+    step = first_marked(replay, Seat.W, "blunder")
+    shown = page(replay, step=str(step), view="seat", seat="S").decision
+    assert shown is not None and shown.hidden and shown.options == []
+
+
+def test_the_last_trick_stays_visible(replay: Replay) -> None:
+    plays = [i for i, (_, a) in enumerate(replay.history) if isinstance(a, Play)]
+    shown = page(replay, step=str(plays[5]))  # the second card of trick 2
+    assert shown.last_trick is not None and shown.last_trick.number == 1
+    assert len(shown.last_trick.cards) == 4
+
+
+# -- what-if ----------------------------------------------------------------------------------
+
+
+def test_a_side_line_follows_the_engine_and_offers_the_next_choices(replay: Replay) -> None:
+    step = first_marked(replay, Seat.S, "blunder")
+    best = replay.decisions[step]["foresight"]["best"]  # type: ignore[index]
+    shown = page(replay, step=str(step), line=best)
+    assert shown.side is not None and shown.decision is None
+    assert shown.side.branch == step and len(shown.side.moves) == 1
+    assert shown.side.back_url == f"{BASE}?step={step}"
+    assert shown.side.choices and all(f"line={best}." in url for _, url in shown.side.choices)
+    assert shown.step == step + 1
+
+
+def test_an_illegal_side_line_action_gets_a_clear_message(replay: Replay) -> None:
+    step = first_marked(replay, Seat.S, "blunder")
+    state = replay.state_at(step)
+    held = {str(c) for c in state.hands[Seat.S]}
+    elsewhere = next(str(c) for c in state.hands[Seat.W] if str(c) not in held)
+    shown = page(replay, step=str(step), line=elsewhere)
+    assert shown.side is None and shown.step == step
+    assert shown.notes and "South cannot play" in shown.notes[0]
+    assert "does not hold" in shown.notes[0]
+    garbage = page(replay, step=str(step), line="zz")
+    assert garbage.notes == ["“zz” is not a call or a card."]
+
+
+def test_a_side_line_that_repeats_the_main_line_is_the_main_line(replay: Replay) -> None:
+    played = action_token(replay.history[4][1])
+    shown = page(replay, step="4", line=played)
+    assert shown.side is None and shown.step == 5
+
+
+def test_the_solver_finishes_a_side_line_with_its_double_dummy_tricks(replay: Replay) -> None:
+    step = first_marked(replay, Seat.S, "blunder")
+    decision = replay.decisions[step]  # type: ignore[index]
+    for option in decision["options"]:
+        shown = page(replay, step=str(step), line=option["card"], auto="all")
+        assert shown.side is not None and shown.side.result is not None
+        assert shown.hand_over
+        assert shown.side.result["tricks"]["NS"] == option["dd_tricks"]  # South is N-S
+
+
+def test_one_solver_move_at_a_time(replay: Replay) -> None:
+    step = first_marked(replay, Seat.S, "blunder")
+    best = replay.decisions[step]["foresight"]["best"]  # type: ignore[index]
+    params, message = with_solver_moves(
+        replay, Params(step, Seat.S, "all", (best,), None, auto="1")
+    )
+    assert message == "" and params.line[0] == best and len(params.line) == 2
+
+
+def test_the_solver_bids_with_the_standard_policy_before_the_play() -> None:
+    state = parse_record({**SPEC_RECORD, "auction": [], "play": []}).state
+    actions = solver_finish(state)
+    assert state.is_terminal and len(actions) >= 4 + 20
+
+
+# -- the summary ------------------------------------------------------------------------------
+
+
+def test_the_summary_has_accuracy_marks_the_dd_table_and_the_points(replay: Replay) -> None:
+    summary = build_summary(replay, url=lambda step: f"{BASE}?step={step}")
+    south = next(s for s in summary.seats if s.seat is Seat.S)
+    assert south.accuracy == round(seat_accuracy(replay.decisions or [], Seat.S) or 0)
+    assert south.counts["blunder"] == 1 and 0 < south.accuracy < 100
+    assert [m.step for m in summary.mistakes] == replay.marked()
+    assert summary.mistakes[0].url == f"{BASE}?step={summary.mistakes[0].step}"
+    assert [row[0] for row in summary.dd_rows] == ["♠ spades", "♥ hearts", "♦ diamonds", "♣ clubs"]
+    assert all(ns + ew == 5 for _, ns, ew, _ in summary.dd_rows)
+    assert summary.points == {"NS": 0, "EW": 2} and summary.tricks == {"NS": 1, "EW": 4}
+
+
+def test_a_hand_without_its_review_is_still_steppable() -> None:
+    bare = Replay(record(), None)
+    shown = page(bare, step="6")
+    assert shown.decision is not None and shown.decision.mark == ""
+    assert all(o.ev is None for o in shown.decision.options)
+    assert "not ready" in shown.decision.note
+    assert shown.nav.jumps == {}
+
+
+def test_a_review_of_another_record_is_ignored() -> None:
+    other = review_hand(parse_record(SPEC_RECORD), ReviewParams(samples=0))
+    assert Replay(record(), other).decisions is None

@@ -1,0 +1,312 @@
+"""The replay page's views: permissions, stepping, HTMX partials, what-if lines, the
+analysis status and the retry."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from accounts.models import User
+from analysis.models import AnalysisJob, AnalysisResult
+from games.engine.cards import Seat
+from games.models import Hand
+
+from .conftest import PASSWORD
+from .replay_hands import record, review
+
+pytestmark = pytest.mark.django_db
+
+
+def finish(hand: Hand, review_data: dict[str, Any] | None = None) -> AnalysisJob:
+    """Finish the hand's analysis job with ``review_data`` (the real review by default)."""
+    job = hand.analysis_jobs.get()
+    result = AnalysisResult.objects.create(
+        record_hash=hand.record_hash,
+        params_key=job.params_key,
+        solver_version=job.solver_version,
+        review=review_data or review(),
+        seconds=1.0,
+    )
+    AnalysisJob.objects.filter(pk=job.pk).update(
+        status=AnalysisJob.Status.DONE, result=result, progress_done=25, progress_total=25
+    )
+    return job
+
+
+@pytest.fixture
+def hand(alice: User, sent: list[int]) -> Hand:
+    hand, _ = Hand.objects.create_from_record(alice, record(), title="Friday, hand 3")
+    return hand
+
+
+@pytest.fixture
+def reviewed(hand: Hand) -> Hand:
+    finish(hand)
+    return hand
+
+
+def login(client: Client, user: User) -> Client:
+    assert client.login(username=user.username, password=PASSWORD)
+    return client
+
+
+def url(hand: Hand, **query: str) -> str:
+    base = reverse("games:hand_review", args=[hand.pk])
+    if not query:
+        return base
+    return base + "?" + "&".join(f"{k}={v}" for k, v in query.items())
+
+
+def marked_step(cls: str, seat: str = "S") -> int:
+    return next(
+        i for i, d in enumerate(review()["decisions"]) if d["seat"] == seat and d["class"] == cls
+    )
+
+
+# -- who may see it -------------------------------------------------------------------------
+
+
+def test_the_url_is_the_hands_page() -> None:
+    assert reverse("games:hand_review", args=[12]) == "/hands/12/"
+
+
+def test_the_owner_sees_the_hand_at_the_deal(client: Client, alice: User, reviewed: Hand) -> None:
+    response = login(client, alice).get(url(reviewed))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "<h1>Friday, hand 3</h1>" in html
+    assert "Step <strong>0</strong> of 25" in html
+    assert "The deal: North deals; the upcard is the ace of spades." in html
+    assert 'id="replay"' in html and "Hand summary" in html
+    assert "js/replay.js" in html
+
+
+def test_nobody_else_sees_a_private_hand(client: Client, bob: User, reviewed: Hand) -> None:
+    assert login(client, bob).get(url(reviewed)).status_code == 404
+    assert Client().get(url(reviewed)).status_code == 404
+    status = reverse("games:hand_review_status", args=[reviewed.pk])
+    assert Client().get(status).status_code == 404
+
+
+def test_a_share_link_opens_its_step_and_every_link_keeps_the_token(reviewed: Hand) -> None:
+    reviewed.share_token = "s3cret-token"
+    reviewed.save()
+    step = marked_step("mistake")
+    response = Client().get(url(reviewed, step=str(step), share="s3cret-token"))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert f"Step <strong>{step}</strong> of 25" in html
+    links = re.findall(r'href="(/hands/\d+/\?[^"]*)"', html)
+    assert len(links) > 30
+    assert all("share=s3cret-token" in link for link in links)
+    assert "shared with you (read only)" in html
+    assert "Try the review again" not in html
+
+
+def test_a_wrong_or_revoked_share_token_is_not_found(reviewed: Hand) -> None:
+    reviewed.share_token = "s3cret-token"
+    reviewed.save()
+    assert Client().get(url(reviewed, share="guess")).status_code == 404
+    reviewed.share_token = None
+    reviewed.save()
+    assert Client().get(url(reviewed, share="s3cret-token")).status_code == 404
+
+
+# -- stepping ---------------------------------------------------------------------------------
+
+
+def test_a_marked_decision_shows_its_options_values_and_explanation(
+    client: Client, alice: User, reviewed: Hand
+) -> None:
+    step = marked_step("blunder")
+    decision = review()["decisions"][step]
+    html = login(client, alice).get(url(reviewed, step=str(step))).content.decode()
+    assert "South's card:" in html
+    assert 'class="mark mark--blunder"' in html
+    assert decision["explanation"].replace("’", "&#x27;") in html or decision["explanation"] in html
+    table = html[html.index('class="table options"') :]
+    table = table[: table.index("</table>")]
+    assert table.count("<tr class=") == len(decision["options"])
+    assert "best" in table and "played ??" in table
+    for option in decision["foresight"]["options"]:
+        assert f"{option['ev']:.2f}" in table
+    assert "What if?" in table
+
+
+def test_bad_steps_are_clamped_with_a_message_never_an_error(
+    client: Client, alice: User, reviewed: Hand
+) -> None:
+    login(client, alice)
+    for raw, shown in (("999", 25), ("-7", 0), ("abc", 0), ("", 0)):
+        response = client.get(url(reviewed, step=raw))
+        assert response.status_code == 200
+        assert f"Step <strong>{shown}</strong> of 25" in response.content.decode()
+    assert "This hand has 25 steps" in client.get(url(reviewed, step="999")).content.decode()
+    assert client.get(url(reviewed, seat="Z", view="nope", line="..")).status_code == 200
+
+
+def test_an_htmx_step_swaps_only_the_replay_and_announces_it(
+    client: Client, alice: User, reviewed: Hand
+) -> None:
+    response = login(client, alice).get(
+        url(reviewed, step="5"), headers={"HX-Request": "true", "HX-Target": "replay"}
+    )
+    html = response.content.decode()
+    assert html.lstrip().startswith('<div id="replay"')
+    assert "Hand summary" not in html and "<html" not in html
+    assert 'id="replay-announce"' in html and 'hx-swap-oob="true"' in html
+    assert "Step 5 of 25." in html
+    assert 'hx-get="/hands/' in html and 'href="/hands/' in html
+
+
+def test_a_history_restore_gets_the_whole_page(client: Client, alice: User, reviewed: Hand) -> None:
+    response = login(client, alice).get(
+        url(reviewed, step="5"),
+        headers={"HX-Request": "true", "HX-History-Restore-Request": "true"},
+    )
+    assert "Hand summary" in response.content.decode()
+
+
+def test_the_seat_view_hides_the_other_hands(client: Client, alice: User, reviewed: Hand) -> None:
+    html = login(client, alice).get(url(reviewed, step="8", view="seat")).content.decode()
+    assert html.count('class="rhand"') == 1
+    assert "South's cards" in html and "West's cards" not in html
+    assert "hidden from South" in html
+    everything = client.get(url(reviewed, step="8")).content.decode()
+    assert everything.count('class="rhand"') == 4
+
+
+def test_the_viewer_can_sit_anywhere(client: Client, alice: User, reviewed: Hand) -> None:
+    html = login(client, alice).get(url(reviewed, step="3", seat="E")).content.decode()
+    assert re.search(r'rseat rseat--bottom[^"]*">\s*<p class="rseat__name"><strong>East', html)
+    assert re.search(r'rseat rseat--top[^"]*">\s*<p class="rseat__name"><strong>West', html)
+
+
+# -- what-if ------------------------------------------------------------------------------------
+
+
+def test_the_solver_finishes_a_what_if_line_and_the_page_compares_the_results(
+    client: Client, alice: User, reviewed: Hand
+) -> None:
+    step = marked_step("blunder")
+    best = review()["decisions"][step]["foresight"]["best"]
+    login(client, alice)
+    response = client.get(url(reviewed, step=str(step), line=best, auto="all"))
+    assert response.status_code == 302
+    target = response["Location"]
+    assert f"step={step}" in target and f"line={best}." in target and "auto" not in target
+    html = client.get(target).content.decode()
+    assert "What if…" in html and "This line:" in html and "The hand as played:" in html
+    assert "Back to the main line (step" in html
+    assert f'href="/hands/{reviewed.pk}/?step={step}"' in html
+
+
+def test_htmx_asks_the_solver_and_gets_the_line_pushed_as_its_url(
+    client: Client, alice: User, reviewed: Hand
+) -> None:
+    step = marked_step("blunder")
+    best = review()["decisions"][step]["foresight"]["best"]
+    response = login(client, alice).get(
+        url(reviewed, step=str(step), line=best, auto="1"), headers={"HX-Request": "true"}
+    )
+    assert response.status_code == 200
+    assert response["HX-Push-Url"].count(".") == 1  # the move chosen and the solver's
+
+
+def test_an_illegal_what_if_move_says_why(client: Client, alice: User, reviewed: Hand) -> None:
+    step = marked_step("blunder")
+    response = login(client, alice).get(url(reviewed, step=str(step), line="JC"))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "South cannot play the J♣" in html and "does not hold JC" in html
+
+
+# -- the analysis status --------------------------------------------------------------------------
+
+
+def test_a_hand_being_reviewed_is_steppable_and_polls_its_status(
+    client: Client, alice: User, hand: Hand
+) -> None:
+    html = login(client, alice).get(url(hand, step="6")).content.decode()
+    assert "The review is queued" in html
+    assert 'hx-trigger="every 2s"' in html
+    assert "South's card:" in html and "not ready yet" in html
+    status = reverse("games:hand_review_status", args=[hand.pk])
+    AnalysisJob.objects.filter(hand=hand).update(
+        status=AnalysisJob.Status.RUNNING, progress_done=4, progress_total=25
+    )
+    running = client.get(status, headers={"HX-Request": "true"})
+    assert "Reviewing: 4 of 25 decisions" in running.content.decode()
+    assert "HX-Refresh" not in running
+    finish(hand)
+    done = client.get(status, headers={"HX-Request": "true"})
+    assert done["HX-Refresh"] == "true"
+    assert "every 2s" not in client.get(url(hand)).content.decode()
+
+
+def test_a_failed_review_says_so_and_its_owner_can_try_again(
+    client: Client,
+    alice: User,
+    bob: User,
+    hand: Hand,
+    sent: list[int],
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    AnalysisJob.objects.filter(hand=hand).update(
+        status=AnalysisJob.Status.FAILED, error="the worker ran out of time"
+    )
+    login(client, alice)
+    html = client.get(url(hand)).content.decode()
+    assert "The review failed." in html and "the worker ran out of time" in html
+    assert "Try the review again" in html and "every 2s" not in html
+    retry = reverse("games:hand_reanalyse", args=[hand.pk])
+    assert client.get(retry).status_code == 405
+    before = len(sent)
+
+    other = Client()
+    login(other, bob)
+    assert other.post(retry).status_code == 404
+    assert hand.analysis_jobs.count() == 1
+
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(retry, {"step": "6"})
+    assert response.status_code == 302 and response["Location"].endswith("?step=6")
+    assert hand.analysis_jobs.count() == 2
+    assert hand.analysis_jobs.first().status == AnalysisJob.Status.QUEUED
+    assert hand.analysis_jobs.first().params == hand.analysis_jobs.last().params
+    assert len(sent) == before + 1
+
+
+def test_the_retry_needs_the_csrf_token(alice: User, hand: Hand) -> None:
+    client = Client(enforce_csrf_checks=True)
+    login(client, alice)
+    assert client.post(reverse("games:hand_reanalyse", args=[hand.pk])).status_code == 403
+
+
+# -- the summary ----------------------------------------------------------------------------------
+
+
+def test_the_summary_lists_accuracy_marked_decisions_and_the_dd_table(
+    client: Client, alice: User, reviewed: Hand
+) -> None:
+    html = login(client, alice).get(url(reviewed)).content.decode()
+    summary = html[html.index('id="summary-heading"') :]
+    assert "Accuracy" in summary and "South (you)" in summary
+    for step in (marked_step("mistake"), marked_step("blunder")):
+        assert f'href="/hands/{reviewed.pk}/?step={step}"' in summary
+    assert "Double-dummy table" in summary and "♦ diamonds" in summary
+    assert "Points N–S 0, E–W 2." in summary
+    assert "Lichess" in summary  # the formula is explained on the page
+
+
+def test_the_hands_seat_is_the_default_point_of_view(
+    client: Client, alice: User, reviewed: Hand
+) -> None:
+    reviewed.seat = Seat.W.value
+    reviewed.save()
+    html = login(client, alice).get(url(reviewed)).content.decode()
+    assert re.search(r'rseat rseat--bottom[^"]*">\s*<p class="rseat__name"><strong>West', html)

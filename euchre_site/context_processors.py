@@ -9,6 +9,7 @@ SECTIONS = [
     ("Learn", "lessons:index"),
     ("Play", "games:play"),
     ("My hands", "games:my_hands"),
+    ("Upload", "games:upload"),
 ]
 
 

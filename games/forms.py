@@ -8,6 +8,7 @@ from django import forms
 from games.engine.rules import DEFAULT_PRESET, PRESETS, Points, Rules
 
 from .models import Level
+from .uploads import MAX_UPLOAD_BYTES, ParsedUpload, decode_upload, parse_upload
 
 CUSTOM = "custom"
 PRESET_LABELS = {
@@ -148,3 +149,142 @@ class StartGameForm(forms.Form):
         else:
             rules = PRESETS[data["rules"]]
         return replace(rules, target=data["target"])
+
+
+SEAT_CHOICES = [("N", "North"), ("E", "East"), ("S", "South"), ("W", "West")]
+
+
+class UploadForm(forms.Form):
+    """Hands to upload, pasted or in a file; checked whole by :func:`parse_upload`.
+
+    After :meth:`is_valid`, :attr:`upload` holds what was read (also when some hands are
+    invalid, so that the page can show each hand's problem beside it).
+    """
+
+    text = forms.CharField(
+        label="Paste hands",
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 10, "spellcheck": "false", "autocomplete": "off"}),
+        help_text="A JSON record, a JSON list of records, JSON Lines, the text notation "
+        "or an EGN match.",
+    )
+    file = forms.FileField(
+        label="Or choose a file",
+        required=False,
+        help_text=".json, .jsonl, .egn or a text file in the notation.",
+    )
+    seat = forms.ChoiceField(
+        label="Your seat",
+        choices=SEAT_CHOICES,
+        initial="S",
+        help_text="Where you sat in these hands: the review and the filters follow it.",
+    )
+    title = forms.CharField(
+        label="Title",
+        required=False,
+        max_length=200,
+        help_text="Optional. Several hands or a match: the match's name.",
+    )
+
+    upload: ParsedUpload | None = None
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        text = data.get("text") or ""
+        upload_file = data.get("file")
+        if text.strip() and upload_file:
+            raise forms.ValidationError("Paste hands or choose a file, not both.")
+        if upload_file:
+            # Bounded before reading: the size is known from the request's headers.
+            if upload_file.size > MAX_UPLOAD_BYTES:
+                self.add_error("file", _too_big(upload_file.size))
+                return data
+            try:
+                text = decode_upload(upload_file.read())
+            except ValueError as error:
+                self.add_error("file", f"This file cannot be read: {error}.")
+                return data
+        elif not text.strip():
+            raise forms.ValidationError("Paste hands or choose a file.")
+        self.upload = parse_upload(text, filename=getattr(upload_file, "name", "") or "")
+        field_name = "file" if upload_file else "text"
+        for problem in self.upload.problems:
+            self.add_error(field_name, _sentence(str(problem)))
+        bad = sum(1 for hand in self.upload.hands if hand.error is not None)
+        if bad:
+            total = len(self.upload.hands)
+            self.add_error(
+                None,
+                f"{bad} of the {total} hand{'s' if total != 1 else ''} "
+                f"{'has' if bad == 1 else 'have'} errors (below); nothing was stored.",
+            )
+        return data
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
+
+
+def _too_big(size: int) -> str:
+    return (
+        f"This file is {size / 1_000_000:.1f} MB; an upload may be at most "
+        f"{MAX_UPLOAD_BYTES // 1_000_000} MB."
+    )
+
+
+OUTCOME_CHOICES = [
+    ("", "Any result"),
+    ("made", "Made (3 or 4 tricks)"),
+    ("march", "March (all 5)"),
+    ("euchred", "Euchred"),
+    ("redeal", "Thrown in"),
+    ("unfinished", "Unfinished"),
+]
+MISTAKES_CHOICES = [
+    ("", "Any"),
+    ("yes", "With mistakes"),
+    ("no", "No mistakes"),
+    ("unreviewed", "Not reviewed yet"),
+]
+MAKERS_CHOICES = [("", "Either side"), ("us", "My side"), ("them", "The opponents")]
+
+
+class HandFilterForm(forms.Form):
+    """The filters of My hands, read from the query string; every one optional."""
+
+    q = forms.CharField(label="Search", required=False, max_length=100)
+    rules = forms.ChoiceField(
+        label="Rules",
+        required=False,
+        choices=[("", "Any rules")]
+        + [(name, PRESET_LABELS.get(name, name)) for name in PRESETS]
+        + [(CUSTOM, "Custom")],
+    )
+    outcome = forms.ChoiceField(label="Result", required=False, choices=OUTCOME_CHOICES)
+    makers = forms.ChoiceField(label="Trump made by", required=False, choices=MAKERS_CHOICES)
+    mistakes = forms.ChoiceField(label="Review", required=False, choices=MISTAKES_CHOICES)
+    seat = forms.ChoiceField(
+        label="My seat", required=False, choices=[("", "Any seat"), *SEAT_CHOICES]
+    )
+    date_from = forms.DateField(
+        label="From", required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    date_to = forms.DateField(
+        label="To", required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    match = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        start, end = data.get("date_from"), data.get("date_to")
+        if start and end and start > end:
+            self.add_error("date_to", "This date is before the “From” date.")
+        return data
+
+    def filters(self) -> dict[str, Any]:
+        """The valid filters that are set (an invalid one is left out, and shown)."""
+        if not self.is_bound:
+            return {}
+        self.is_valid()
+        data = getattr(self, "cleaned_data", {})
+        return {name: value for name, value in data.items() if value not in (None, "")}

@@ -6,6 +6,12 @@ app_name = "games"
 
 urlpatterns = [
     path("hands/", views.my_hands, name="my_hands"),
+    path("hands/upload/", views.upload, name="upload"),
+    path("hands/<int:pk>/status/", views.hand_status, name="hand_status"),
+    path("hands/<int:pk>/retry/", views.hand_retry_analysis, name="hand_retry_analysis"),
+    path("hands/<int:pk>/export/<str:fmt>/", views.hand_export, name="hand_export"),
+    path("hands/<int:pk>/share/", views.hand_share, name="hand_share"),
+    path("hands/<int:pk>/unshare/", views.hand_unshare, name="hand_unshare"),
     path("hands/<int:pk>/", review_views.hand_review, name="hand_review"),
     path(
         "hands/<int:pk>/review/status/", review_views.hand_review_status, name="hand_review_status"

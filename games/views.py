@@ -1,47 +1,177 @@
+from urllib.parse import urlencode
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_POST
 
 from analysis.models import AnalysisJob
+from analysis.solver.review import ReviewParams
 
-from .forms import StartGameForm
-from .models import GameError, GamePlay, Hand, Live
+from .access import HandAccess, hand_for_viewer
+from .exports import FORMATS as EXPORT_FORMATS
+from .exports import ExportUnavailable, export_hand
+from .forms import HandFilterForm, StartGameForm, UploadForm
+from .library import filter_hands, latest_jobs, review_status
+from .links import hand_page_url
+from .models import GameError, GamePlay, Hand, Live, Match
 from .table import build_table
+from .uploads import FORMATS as UPLOAD_FORMATS
+from .uploads import MAX_HANDS, MAX_UPLOAD_BYTES
 
 HANDS_PER_PAGE = 25
 
 
 @login_required
 def my_hands(request: HttpRequest) -> HttpResponse:
-    hands = Hand.objects.owned_by(request.user)
+    """The player's hands: filters in the query string, newest first, each review live."""
+    form = HandFilterForm(request.GET or None)
+    mine = Hand.objects.owned_by(request.user)
+    mine.refresh_mistakes()
+    filters = form.filters()
+    hands = filter_hands(mine, filters).select_related("match")
     page = Paginator(hands, HANDS_PER_PAGE).get_page(request.GET.get("page"))
-    jobs = AnalysisJob.objects.filter(hand__in=list(page.object_list)).select_related("result")
-    latest: dict[int, AnalysisJob] = {}
-    for job in jobs.order_by("id"):
-        latest[job.hand_id] = job
-    rows = [(hand, _review_status(latest.get(hand.pk))) for hand in page.object_list]
-    return render(request, "games/my_hands.html", {"page": page, "rows": rows})
+    jobs = latest_jobs(hand.pk for hand in page.object_list)
+    rows = [(hand, review_status(jobs.get(hand.pk))) for hand in page.object_list]
+    query = request.GET.copy()
+    query.pop("page", None)
+    match = None
+    if "match" in filters:
+        match = Match.objects.filter(owner=request.user, pk=filters["match"]).first()
+    context = {
+        "form": form,
+        "page": page,
+        "rows": rows,
+        "filtered": bool(filters),
+        "has_hands": mine.exists(),
+        "query": query.urlencode(),
+        "match": match,
+    }
+    template = "games/my_hands.html#hand_table" if request.htmx else "games/my_hands.html"
+    return render(request, template, context)
 
 
-def _review_status(job: AnalysisJob | None) -> str:
-    """The state of a hand's review, in words."""
-    if job is None:
-        return "Not reviewed"
-    if job.status == AnalysisJob.Status.DONE and job.result is not None:
-        marks = [d for d in job.result.review["decisions"] if d.get("mark")]
-        blunders = sum(1 for d in marks if d["class"] == "blunder")
-        if not marks:
-            return "Reviewed: no mistakes marked"
-        text = f"Reviewed: {len(marks)} decision{'s' if len(marks) != 1 else ''} marked"
-        return text + (f", {blunders} blunder{'s' if blunders != 1 else ''}" if blunders else "")
-    if job.status == AnalysisJob.Status.RUNNING:
-        return f"Reviewing: {job.progress_done} of {job.progress_total or '?'} decisions"
-    if job.status == AnalysisJob.Status.FAILED:
-        return "The review failed"
-    return "Queued for review"
+def _get_own_hand(request: HttpRequest, pk: int) -> Hand:
+    """One of the user's own hands; anyone else's is 404, never 403."""
+    access = hand_for_viewer(request, pk)
+    if not access.is_owner:
+        raise Http404("No such hand.")
+    return access.hand
+
+
+def hand_status(request: HttpRequest, pk: int) -> HttpResponse:
+    """A hand's review status: the fragment My hands polls until the review finishes."""
+    access = hand_for_viewer(request, pk)
+    job = latest_jobs([access.hand.pk]).get(access.hand.pk)
+    context = {"hand": access.hand, "status": review_status(job), "is_owner": access.is_owner}
+    return render(request, "games/my_hands.html#status", context)
+
+
+@require_POST
+@login_required
+def hand_retry_analysis(request: HttpRequest, pk: int) -> HttpResponse:
+    """Ask again for the review of a hand whose review failed."""
+    hand = _get_own_hand(request, pk)
+    job = latest_jobs([hand.pk]).get(hand.pk)
+    if job is not None and job.status == AnalysisJob.Status.FAILED:
+        AnalysisJob.objects.request(
+            hand, ReviewParams.from_json(job.params), queue=AnalysisJob.Queue.INTERACTIVE
+        )
+    elif job is None:
+        AnalysisJob.objects.request(hand, queue=AnalysisJob.Queue.INTERACTIVE)
+    if request.htmx:
+        return hand_status(request, pk)
+    messages.success(request, f"{hand}: its review is queued again.")
+    return redirect(f"{reverse('games:my_hands')}#hand-{hand.pk}")
+
+
+@login_required
+def upload(request: HttpRequest) -> HttpResponse:
+    """Upload hands, pasted or in a file: all of them are stored, or none."""
+    if request.method != "POST":
+        return render(request, "games/upload.html", _upload_context(UploadForm()))
+    form = UploadForm(request.POST, request.FILES)
+    if not form.is_valid() or form.upload is None:
+        return render(request, "games/upload.html", _upload_context(form), status=400)
+    result = Hand.objects.store_upload(
+        request.user,
+        form.upload,
+        seat=form.cleaned_data["seat"],
+        title=form.cleaned_data["title"],
+    )
+    if len(result.hands) == 1 and not form.upload.is_match:
+        hand = result.hands[0]
+        if not result.created:
+            messages.info(request, f"You already had this hand: {hand}.")
+        return redirect(hand_page_url(hand))
+    stored = f"{result.created} hand{'s' if result.created != 1 else ''} stored"
+    already = f"{result.existing} {'was' if result.existing == 1 else 'were'} already there"
+    messages.success(request, f"{stored}, {already}.")
+    url = reverse("games:my_hands")
+    if result.match is not None:
+        url += "?" + urlencode({"match": result.match.pk})
+    return redirect(url)
+
+
+def _upload_context(form: UploadForm) -> dict[str, object]:
+    return {
+        "form": form,
+        "upload": form.upload,
+        "bad_hands": [h for h in form.upload.hands if h.error] if form.upload else [],
+        "max_mb": MAX_UPLOAD_BYTES // 1_000_000,
+        "max_hands": MAX_HANDS,
+        "format_label": UPLOAD_FORMATS.get(form.upload.format, "") if form.upload else "",
+    }
+
+
+def hand_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
+    """A hand as a download; the share link's token works here too."""
+    access = hand_for_viewer(request, pk)
+    try:
+        export = export_hand(access.hand, fmt)
+    except ExportUnavailable as error:
+        return HttpResponse(
+            f"{error}\n",
+            status=404 if fmt not in EXPORT_FORMATS else 409,
+            content_type="text/plain; charset=utf-8",
+        )
+    response = HttpResponse(export.content, content_type=export.content_type)
+    response["Content-Disposition"] = content_disposition_header(True, export.filename)
+    response["X-Content-Type-Options"] = "nosniff"
+    return response
+
+
+def _share_response(request: HttpRequest, hand: Hand) -> HttpResponse:
+    if request.htmx:
+        access = HandAccess(hand, True, None)
+        return render(request, "games/review/_share_export.html", {"access": access, "hand": hand})
+    return redirect(hand_page_url(hand))
+
+
+@require_POST
+@login_required
+def hand_share(request: HttpRequest, pk: int) -> HttpResponse:
+    """Give one of my hands a read-only link."""
+    hand = _get_own_hand(request, pk)
+    hand.share()
+    if not request.htmx:
+        messages.success(request, "Anyone with the link can now see this hand (read-only).")
+    return _share_response(request, hand)
+
+
+@require_POST
+@login_required
+def hand_unshare(request: HttpRequest, pk: int) -> HttpResponse:
+    """Revoke a hand's read-only link: every copy of it stops working."""
+    hand = _get_own_hand(request, pk)
+    hand.unshare()
+    if not request.htmx:
+        messages.success(request, "The link is revoked: only you can see this hand.")
+    return _share_response(request, hand)
 
 
 def _get_game_for_user(request: HttpRequest, pk: int) -> GamePlay:

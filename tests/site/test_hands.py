@@ -79,6 +79,6 @@ def test_my_hands_shows_each_hands_review_status(client: Client, alice: User) ->
     AnalysisJob.objects.filter(pk=job.pk).update(status="done", result=result)
     client.force_login(alice)
     page = client.get(reverse("games:my_hands")).content.decode()
-    assert f"{queued}</th>" in page and "Queued for review" in page
+    assert f">{queued}</a></th>" in page and "Queued for review" in page
     assert "Reviewing: 3 of 28 decisions" in page
     assert "Reviewed: 2 decisions marked, 1 blunder" in page

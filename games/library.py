@@ -1,0 +1,104 @@
+"""My hands: the filters of a player's library and the live state of each hand's review."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import date, datetime, time
+from typing import Any
+
+from django.db.models import Q
+from django.utils import timezone
+
+from analysis.models import AnalysisJob
+
+from .models import HandQuerySet
+
+
+def filter_hands(hands: HandQuerySet, filters: Mapping[str, Any]) -> HandQuerySet:
+    """`hands` narrowed by the cleaned filters of :class:`games.forms.HandFilterForm`.
+
+    ``mistakes`` reads :attr:`Hand.mistakes`: call ``refresh_mistakes()`` on the owner's
+    hands first so that it follows the latest reviews.
+    """
+    if query := filters.get("q"):
+        hands = hands.filter(Q(title__icontains=query) | Q(match__title__icontains=query))
+    if rules := filters.get("rules"):
+        hands = hands.filter(rules_preset=rules)
+    if outcome := filters.get("outcome"):
+        hands = hands.filter(outcome=outcome)
+    if makers := filters.get("makers"):
+        ours = Q(seat__in=("N", "S"), maker_team="NS") | Q(seat__in=("E", "W"), maker_team="EW")
+        hands = hands.filter(ours) if makers == "us" else hands.exclude(ours).exclude(maker_team="")
+    mistakes = filters.get("mistakes")
+    if mistakes == "yes":
+        hands = hands.filter(mistakes__gt=0)
+    elif mistakes == "no":
+        hands = hands.filter(mistakes=0)
+    elif mistakes == "unreviewed":
+        hands = hands.filter(mistakes__isnull=True)
+    if seat := filters.get("seat"):
+        hands = hands.filter(seat=seat)
+    if start := filters.get("date_from"):
+        hands = hands.filter(created__gte=_day_start(start))
+    if end := filters.get("date_to"):
+        hands = hands.filter(created__lt=_day_start(end, after=True))
+    if match := filters.get("match"):
+        hands = hands.filter(match_id=match)
+    return hands
+
+
+def _day_start(day: date, *, after: bool = False) -> datetime:
+    """The first moment of `day` (or of the day after) in the site's time zone."""
+    moment = datetime.combine(day, time.min)
+    if after:
+        moment = datetime.combine(date.fromordinal(day.toordinal() + 1), time.min)
+    return timezone.make_aware(moment)
+
+
+@dataclass(frozen=True)
+class ReviewStatus:
+    """What the library shows of a hand's latest analysis job."""
+
+    state: str
+    """``none``, ``queued``, ``running``, ``done`` or ``failed``."""
+    text: str
+    done: int = 0
+    total: int | None = None
+    error: str = ""
+
+    @property
+    def finished(self) -> bool:
+        """Nothing more will change without the player: the page stops asking."""
+        return self.state in ("none", "done", "failed")
+
+
+def review_status(job: AnalysisJob | None) -> ReviewStatus:
+    """The state of a hand's review, in words, from its latest analysis job."""
+    if job is None:
+        return ReviewStatus("none", "Not reviewed")
+    if job.status == AnalysisJob.Status.DONE and job.result is not None:
+        marks = [d for d in job.result.review["decisions"] if d.get("mark")]
+        blunders = sum(1 for d in marks if d["class"] == "blunder")
+        if not marks:
+            return ReviewStatus("done", "Reviewed: no mistakes marked")
+        text = f"Reviewed: {len(marks)} decision{'s' if len(marks) != 1 else ''} marked"
+        if blunders:
+            text += f", {blunders} blunder{'s' if blunders != 1 else ''}"
+        return ReviewStatus("done", text)
+    if job.status == AnalysisJob.Status.RUNNING:
+        total = job.progress_total
+        text = f"Reviewing: {job.progress_done} of {total or '?'} decisions"
+        return ReviewStatus("running", text, job.progress_done, total)
+    if job.status == AnalysisJob.Status.FAILED:
+        return ReviewStatus("failed", "The review failed", error=job.error)
+    return ReviewStatus("queued", "Queued for review")
+
+
+def latest_jobs(hand_ids: Iterable[int]) -> dict[int, AnalysisJob]:
+    """The latest analysis job of each hand, by hand id, in one query."""
+    jobs = AnalysisJob.objects.filter(hand_id__in=list(hand_ids)).select_related("result")
+    latest: dict[int, AnalysisJob] = {}
+    for job in jobs.order_by("created", "id"):
+        latest[job.hand_id] = job
+    return latest

@@ -1,0 +1,224 @@
+"""My hands: filters, search, pagination and each hand's live review status."""
+
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from accounts.models import User
+from analysis.models import AnalysisJob
+from games.models import Hand, Match
+from tests.analysis.hands import random_record
+from tests.records import MARCH, SPEC_RECORD
+
+from .library_helpers import decision, finish_review, hand_of
+
+pytestmark = pytest.mark.django_db
+
+URL = reverse("games:my_hands")
+
+EUCHRED = {
+    "dealer": "W",
+    "hands": {
+        "N": ["9H", "TH", "9C", "TC", "QC"],
+        "E": ["JH", "JD", "AH", "KH", "QH"],
+        "S": ["AS", "KS", "QS", "JS", "TS"],
+        "W": ["AD", "KD", "QD", "TD", "9D"],
+    },
+    "upcard": "9S",
+    "auction": ["pass"] * 4 + [{"seat": "N", "call": "name", "suit": "H"}],
+    "play": "9H JH AS AD JD KS KD TH AH QS QD 9C KH JS TD TC QH TS 9D QC",
+}
+"""North names hearts holding the two lowest; East holds the top five trumps."""
+
+
+def titles(client: Client, query: str = "") -> list[str]:
+    response = client.get(f"{URL}?{query}")
+    assert response.status_code == 200
+    return [hand.title for hand in response.context["page"]]
+
+
+def test_the_result_of_each_hand_is_kept_when_it_is_stored(alice: User) -> None:
+    march = hand_of(alice, MARCH)
+    euchred = hand_of(alice, EUCHRED)
+    unfinished = hand_of(alice, SPEC_RECORD)
+    assert (march.outcome, march.maker_team) == ("march", "NS")
+    assert (euchred.outcome, euchred.maker_team) == ("euchred", "NS")
+    assert (unfinished.outcome, unfinished.maker_team) == ("unfinished", "NS")
+
+
+def test_filters_by_result_and_by_who_made_trump(client: Client, alice: User) -> None:
+    hand_of(alice, MARCH, title="March")
+    hand_of(alice, EUCHRED, title="Euchred", seat="E")
+    hand_of(alice, SPEC_RECORD, title="Unfinished")
+    client.force_login(alice)
+    assert titles(client, "outcome=march") == ["March"]
+    assert titles(client, "outcome=euchred") == ["Euchred"]
+    assert titles(client, "makers=us") == ["Unfinished", "March"]
+    assert titles(client, "makers=them") == ["Euchred"]
+    assert titles(client, "seat=E") == ["Euchred"]
+
+
+def test_the_has_mistakes_filter_follows_the_latest_finished_review(
+    client: Client, alice: User
+) -> None:
+    clean = hand_of(alice, random_record(1), title="Clean")
+    flawed = hand_of(alice, random_record(2), title="Flawed")
+    hand_of(alice, random_record(3), title="Waiting")
+    finish_review(clean, [decision("play"), decision("call", "inaccuracy")])
+    finish_review(flawed, [decision("play", "blunder"), decision("play", "mistake")])
+    client.force_login(alice)
+    assert titles(client, "mistakes=yes") == ["Flawed"]
+    assert titles(client, "mistakes=no") == ["Clean"]
+    assert titles(client, "mistakes=unreviewed") == ["Waiting"]
+    assert Hand.objects.get(pk=flawed.pk).mistakes == 2
+
+    # A new review (a newer solver, say) that marks nothing takes over.
+    first = flawed.analysis_jobs.get()
+    AnalysisJob.objects.create(
+        hand=flawed,
+        record_hash=flawed.record_hash,
+        params=first.params,
+        params_key=first.params_key,
+        solver_version="next",
+    )
+    finish_review(flawed, [decision("play")])
+    assert titles(client, "mistakes=yes") == []
+    assert titles(client, "mistakes=no") == ["Flawed", "Clean"]
+
+
+def test_filters_by_rules_date_and_match_and_searches_titles(client: Client, alice: User) -> None:
+    old = hand_of(alice, random_record(1), title="Old club night")
+    Hand.objects.filter(pk=old.pk).update(created=timezone.now() - timedelta(days=40))
+    match = Match.objects.create(owner=alice, title="Finals")
+    hand_of(alice, random_record(2), title="Deal one", match=match, number_in_match=1)
+    hand_of(alice, MARCH, title="Other")
+    client.force_login(alice)
+    since = (timezone.now() - timedelta(days=7)).date().isoformat()
+    assert titles(client, f"date_from={since}") == ["Other", "Deal one"]
+    until = (timezone.now() - timedelta(days=30)).date().isoformat()
+    assert titles(client, f"date_to={until}") == ["Old club night"]
+    assert titles(client, f"match={match.pk}") == ["Deal one"]
+    assert titles(client, "q=club") == ["Old club night"]
+    assert titles(client, "q=finals") == ["Deal one"], "the match's title is searched too"
+    assert titles(client, "rules=standard") == ["Other", "Deal one", "Old club night"]
+    assert titles(client, "rules=redeal") == []
+
+
+def test_bad_filter_values_are_left_out_and_said_so_never_an_error(
+    client: Client, alice: User
+) -> None:
+    hand_of(alice, MARCH, title="March")
+    client.force_login(alice)
+    response = client.get(f"{URL}?outcome=win&date_from=yesterday&match=abc&page=zz")
+    assert response.status_code == 200
+    assert [h.title for h in response.context["page"]] == ["March"]
+    assert "Some filters were not understood" in response.content.decode()
+
+
+def test_no_hand_matching_says_so_with_a_way_back(client: Client, alice: User) -> None:
+    hand_of(alice, MARCH)
+    client.force_login(alice)
+    page = client.get(f"{URL}?outcome=euchred").content.decode()
+    assert "No hand matches these filters." in page
+
+
+def test_another_users_match_shows_nothing_of_theirs(
+    client: Client, alice: User, bob: User
+) -> None:
+    match = Match.objects.create(owner=bob, title="Bob's finals")
+    hand_of(bob, MARCH, match=match)
+    client.force_login(alice)
+    page = client.get(f"{URL}?match={match.pk}").content.decode()
+    assert "Bob&#x27;s finals" not in page
+
+
+def test_pages_keep_the_filters(client: Client, alice: User) -> None:
+    for seed in range(27):
+        hand_of(alice, random_record(seed), seat="W")
+    client.force_login(alice)
+    response = client.get(f"{URL}?seat=W")
+    page = response.content.decode()
+    assert response.context["page"].paginator.count == 27
+    assert 'href="?seat=W&amp;page=2"' in page
+    assert len(client.get(f"{URL}?seat=W&page=2").context["page"].object_list) == 2
+
+
+def test_the_filter_form_works_without_javascript_and_swaps_the_table_with_htmx(
+    client: Client, alice: User
+) -> None:
+    hand_of(alice, MARCH, title="March")
+    client.force_login(alice)
+    page = client.get(URL).content.decode()
+    assert f'method="get" action="{URL}"' in page
+    assert f'hx-get="{URL}" hx-target="#hand-table"' in page and 'hx-push-url="true"' in page
+    fragment = client.get(f"{URL}?outcome=march", headers={"HX-Request": "true"})
+    html = fragment.content.decode()
+    assert html.lstrip().startswith('<div id="hand-table">')
+    assert "<html" not in html and "March" in html
+
+
+def test_a_running_review_shows_a_progress_bar_and_polls(client: Client, alice: User) -> None:
+    hand = hand_of(alice, MARCH)
+    AnalysisJob.objects.filter(hand=hand).update(
+        status="running", progress_done=3, progress_total=28
+    )
+    client.force_login(alice)
+    page = client.get(URL).content.decode()
+    assert f'<progress id="progress-{hand.pk}" max="28" value="3">' in page
+    status_url = reverse("games:hand_status", args=[hand.pk])
+    assert f'hx-get="{status_url}" hx-trigger="every 2s"' in page
+
+
+def test_the_status_fragment_stops_polling_once_the_review_is_done(
+    client: Client, alice: User
+) -> None:
+    hand = hand_of(alice, MARCH)
+    status_url = reverse("games:hand_status", args=[hand.pk])
+    client.force_login(alice)
+    assert "every 2s" in client.get(status_url).content.decode()
+    finish_review(hand, [decision("play", "blunder")])
+    html = client.get(status_url).content.decode()
+    assert "Reviewed: 1 decision marked, 1 blunder" in html
+    assert "hx-trigger" not in html and "<html" not in html
+
+
+def test_a_failed_review_offers_retry_which_queues_it_again(
+    client: Client, alice: User, sent: list[int], django_capture_on_commit_callbacks
+) -> None:
+    hand = hand_of(alice, MARCH)
+    AnalysisJob.objects.filter(hand=hand).update(status="failed", error="the worker died")
+    client.force_login(alice)
+    page = client.get(URL).content.decode()
+    retry = reverse("games:hand_retry_analysis", args=[hand.pk])
+    assert "The review failed" in page and "the worker died" in page
+    assert f'method="post" action="{retry}"' in page and f'hx-post="{retry}"' in page
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(retry, headers={"HX-Request": "true"})
+    assert response.status_code == 200
+    assert "Queued for review" in response.content.decode()
+    job = hand.analysis_jobs.order_by("-id").first()
+    assert job is not None and job.status == "queued" and sent == [job.pk]
+
+
+def test_retry_without_javascript_comes_back_to_my_hands(client: Client, alice: User, sent) -> None:
+    hand = hand_of(alice, MARCH)
+    AnalysisJob.objects.filter(hand=hand).update(status="failed")
+    client.force_login(alice)
+    response = client.post(reverse("games:hand_retry_analysis", args=[hand.pk]))
+    assert response["Location"] == f"{URL}#hand-{hand.pk}"
+    assert hand.analysis_jobs.count() == 2
+
+
+def test_retry_is_a_post_for_the_owner_only(client: Client, alice: User, bob: User) -> None:
+    hand = hand_of(bob, MARCH)
+    AnalysisJob.objects.filter(hand=hand).update(status="failed")
+    retry = reverse("games:hand_retry_analysis", args=[hand.pk])
+    client.force_login(alice)
+    assert client.post(retry).status_code == 404
+    assert client.get(reverse("games:hand_status", args=[hand.pk])).status_code == 404
+    client.force_login(bob)
+    assert client.get(retry).status_code == 405
+    assert hand.analysis_jobs.count() == 1

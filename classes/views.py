@@ -10,7 +10,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core import signing
-from django.db import IntegrityError
+from django.db import IntegrityError, transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -731,16 +731,17 @@ def hand_answer(request: HttpRequest, pk: int, item_pk: int, hand_pk: int) -> Ht
         problem = "Choose one of the cards you may play."
         return _render_hand_review(request, found, item, submission, {"problem": problem}, 400)
     try:
-        HandAnswer.objects.create(
-            submission=submission,
-            attempt=submission.attempt,
-            item=item,
-            hand=hand,
-            card=card,
-            correct=question.is_right(card),
-            best=question.accepted,
-            shown_at=shown,
-        )
+        with transaction.atomic():
+            HandAnswer.objects.create(
+                submission=submission,
+                attempt=submission.attempt,
+                item=item,
+                hand=hand,
+                card=card,
+                correct=question.is_right(card),
+                best=question.accepted,
+                shown_at=shown,
+            )
     except IntegrityError:
         problem = "You have answered this hand already."
         return _render_hand_review(request, found, item, submission, {"problem": problem}, 409)

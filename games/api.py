@@ -1,0 +1,117 @@
+"""JSON API views for hands (see euchre_site/api_urls.py)."""
+
+from __future__ import annotations
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.decorators import api_view
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from .models import Hand
+from .serializers import (
+    HandDetailSerializer,
+    HandSerializer,
+    HandUploadSerializer,
+    UploadErrorSerializer,
+    UploadResultSerializer,
+)
+from .uploads import MAX_HANDS, MAX_UPLOAD_BYTES, ParsedUpload, parse_records, parse_upload
+
+
+class HandPagination(PageNumberPagination):
+    page_size = 25
+    page_size_query_param = "page_size"
+    max_page_size = 100
+
+
+ErrorsSerializer = inline_serializer(
+    "UploadErrors",
+    {
+        "detail": serializers.CharField(),
+        "errors": UploadErrorSerializer(many=True),
+    },
+)
+
+
+@extend_schema(
+    methods=["GET"],
+    summary="My hands",
+    description="The hands you own, newest first, 25 a page (`page`, `page_size` up to 100).",
+    responses={200: HandSerializer(many=True)},
+)
+@extend_schema(
+    methods=["POST"],
+    summary="Upload hands",
+    description=(
+        "The same formats as the upload page. Send one of `record` (a hand record), "
+        "`records` (a list of them) or `text` (a JSON record or list, JSON Lines, the text "
+        "notation or an EGN match; `format` is detected when left out). At most "
+        f"{MAX_UPLOAD_BYTES // 1_000_000} MB and {MAX_HANDS} hands a request. All or nothing: "
+        "when any hand is invalid nothing is stored and the answer is 400 with every "
+        "problem, naming the hand (its index from 0) and the field. A hand you already "
+        "have is not stored twice. 201 when any hand was stored, 200 when you had them all. "
+        "Several hands, or an EGN match, are stored as a match."
+    ),
+    request=HandUploadSerializer,
+    responses={
+        200: UploadResultSerializer,
+        201: UploadResultSerializer,
+        400: OpenApiResponse(ErrorsSerializer, description="Nothing was stored."),
+    },
+)
+@api_view(["GET", "POST"])
+def hands(request: Request) -> Response:
+    if request.method == "POST":
+        return _upload(request)
+    paginator = HandPagination()
+    mine = Hand.objects.owned_by(request.user).select_related("match")
+    page = paginator.paginate_queryset(mine, request)
+    data = HandSerializer(page, many=True, context={"request": request}).data
+    return paginator.get_paginated_response(data)
+
+
+def _upload(request: Request) -> Response:
+    serializer = HandUploadSerializer(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    data = serializer.validated_data
+    upload: ParsedUpload
+    if "record" in data:
+        upload = parse_records([data["record"]])
+    elif "records" in data:
+        upload = parse_records(data["records"])
+    else:
+        upload = parse_upload(data["text"], format=data.get("format", ""))
+    if not upload.ok:
+        errors = [
+            *(problem.to_json() for problem in upload.problems),
+            *(h.error.to_json(h.index) for h in upload.hands if h.error is not None),
+        ]
+        return Response(
+            {"detail": "Nothing was stored: correct these hands.", "errors": errors},
+            status=status.HTTP_400_BAD_REQUEST,
+        )
+    result = Hand.objects.store_upload(
+        request.user, upload, seat=data["seat"], title=data.get("title", "")
+    )
+    body = {
+        "created": result.created,
+        "existing": result.existing,
+        "match": None if result.match is None else result.match.pk,
+        "hands": HandSerializer(result.hands, many=True, context={"request": request}).data,
+    }
+    code = status.HTTP_201_CREATED if result.created else status.HTTP_200_OK
+    return Response(body, status=code)
+
+
+@extend_schema(
+    summary="One of my hands, with its record",
+    responses={200: HandDetailSerializer, 404: None},
+)
+@api_view(["GET"])
+def hand(request: Request, hand_id: int) -> Response:
+    # Another user's hand is not found rather than forbidden: its existence stays private.
+    found = get_object_or_404(Hand.objects.owned_by(request.user), pk=hand_id)
+    return Response(HandDetailSerializer(found, context={"request": request}).data)

@@ -1,0 +1,105 @@
+"""Serializers of the hands API (games/api.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from .forms import SEAT_CHOICES
+from .links import hand_page_url
+from .models import Hand
+from .uploads import FORMATS, MAX_UPLOAD_BYTES
+
+
+class HandSerializer(serializers.ModelSerializer):
+    url = serializers.SerializerMethodField(help_text="The hand's page on the site.")
+    api_url = serializers.SerializerMethodField(help_text="This hand in the API, with its record.")
+
+    class Meta:
+        model = Hand
+        fields = (
+            "id",
+            "title",
+            "rules_preset",
+            "seat",
+            "outcome",
+            "maker_team",
+            "mistakes",
+            "match",
+            "number_in_match",
+            "created",
+            "url",
+            "api_url",
+        )
+
+    def _absolute(self, path: str) -> str:
+        request = self.context.get("request")
+        return request.build_absolute_uri(path) if request is not None else path
+
+    def get_url(self, hand: Hand) -> str:
+        return self._absolute(hand_page_url(hand))
+
+    def get_api_url(self, hand: Hand) -> str:
+        from django.urls import reverse
+
+        return self._absolute(reverse("api:hand", args=[hand.pk]))
+
+
+class HandDetailSerializer(HandSerializer):
+    record = serializers.JSONField(help_text="The canonical hand record (euchre-hand/1).")
+
+    class Meta(HandSerializer.Meta):
+        fields = (*HandSerializer.Meta.fields, "record")
+
+
+class HandUploadSerializer(serializers.Serializer):
+    """Exactly one of ``record``, ``records`` and ``text``."""
+
+    record = serializers.JSONField(required=False, help_text="One hand record.")
+    records = serializers.ListField(
+        child=serializers.JSONField(), required=False, help_text="Several hand records."
+    )
+    text = serializers.CharField(
+        required=False,
+        trim_whitespace=False,
+        max_length=MAX_UPLOAD_BYTES,
+        help_text="A JSON record or list, JSON Lines, the text notation or an EGN match, "
+        f"at most {MAX_UPLOAD_BYTES // 1_000_000} MB.",
+    )
+    format = serializers.ChoiceField(
+        choices=list(FORMATS),
+        required=False,
+        help_text="The format of `text`; detected from the content when left out.",
+    )
+    seat = serializers.ChoiceField(
+        choices=[seat for seat, _ in SEAT_CHOICES],
+        default="S",
+        help_text="The uploader's seat in these hands.",
+    )
+    title = serializers.CharField(required=False, allow_blank=True, max_length=200, default="")
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        given = [name for name in ("record", "records", "text") if name in attrs]
+        if len(given) != 1:
+            raise serializers.ValidationError(
+                "Send exactly one of `record`, `records` and `text`"
+                + (f" (got {', '.join(given)})." if given else ".")
+            )
+        if "format" in attrs and "text" not in attrs:
+            raise serializers.ValidationError({"format": "`format` goes with `text` only."})
+        return attrs
+
+
+class UploadErrorSerializer(serializers.Serializer):
+    index = serializers.IntegerField(allow_null=True, help_text="The hand's position, from 0.")
+    hand = serializers.CharField(help_text="The hand as the upload names it: Hand 2, Deal 4…")
+    field = serializers.CharField(help_text="The record field at fault, or empty.")
+    message = serializers.CharField()
+
+
+class UploadResultSerializer(serializers.Serializer):
+    created = serializers.IntegerField(help_text="Hands stored by this request.")
+    existing = serializers.IntegerField(help_text="Hands you already had (not stored twice).")
+    match = serializers.IntegerField(allow_null=True)
+    hands = HandSerializer(many=True)

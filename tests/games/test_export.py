@@ -1,0 +1,134 @@
+"""Exports: /hands/<pk>/export/<fmt>/ as downloads, for the owner or the share link."""
+
+import json
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from accounts.models import User
+from games.engine.egn import read_egn
+from games.engine.notation import parse_notation
+from games.engine.record import format_record, parse_record
+from games.exports import review_annotations
+from tests.records import MARCH, SPEC_RECORD
+
+from .library_helpers import decision, finish_review, hand_of
+
+pytestmark = pytest.mark.django_db
+
+
+def url(pk: int, fmt: str) -> str:
+    return reverse("games:hand_export", args=[pk, fmt])
+
+
+def canonical(record: dict) -> dict:
+    return format_record(parse_record(record))
+
+
+def test_the_json_record_downloads_as_an_attachment(client: Client, alice: User) -> None:
+    hand = hand_of(alice, SPEC_RECORD, title="Club night")
+    client.force_login(alice)
+    response = client.get(url(hand.pk, "json"))
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/json"
+    assert response["Content-Disposition"] == 'attachment; filename="club-night.json"'
+    assert json.loads(response.content) == canonical(SPEC_RECORD)
+
+
+def test_the_text_notation_reads_back_as_the_same_hand(client: Client, alice: User) -> None:
+    hand = hand_of(alice, MARCH)
+    client.force_login(alice)
+    response = client.get(url(hand.pk, "text"))
+    assert response["Content-Disposition"] == f'attachment; filename="hand-{hand.pk}.txt"'
+    assert canonical(parse_notation(response.content.decode())) == canonical(MARCH)
+
+
+def test_the_analysis_downloads_once_the_review_is_done(client: Client, alice: User) -> None:
+    hand = hand_of(alice, MARCH)
+    client.force_login(alice)
+    waiting = client.get(url(hand.pk, "analysis"))
+    assert waiting.status_code == 409
+    assert "no finished review yet" in waiting.content.decode()
+    finish_review(hand, [decision("play", "mistake")])
+    data = json.loads(client.get(url(hand.pk, "analysis")).content)
+    assert data["hand"] == hand.pk
+    assert data["review"]["decisions"][0]["class"] == "mistake"
+
+
+def test_the_egn_carries_the_reviews_marks_and_reads_back(client: Client, alice: User) -> None:
+    hand = hand_of(alice, MARCH, title="A march", seat="W")
+    decisions = [decision("call")] * 4 + [decision("call", "inaccuracy")]
+    decisions += [decision("play")] * 6 + [decision("play", "blunder", chosen="KD")]
+    decisions += [decision("play")] * 13
+    finish_review(hand, decisions)
+    client.force_login(alice)
+    response = client.get(url(hand.pk, "egn"))
+    assert response["Content-Disposition"] == 'attachment; filename="a-march.egn"'
+    data = json.loads(response.content)
+    bidding, play = data["deals"][0]["phases"]
+    assert bidding["callAnnotations"] == {"4": ["[?!] An explanation of the inaccuracy."]}
+    assert play["playAnnotations"] == {"6": ["[??] An explanation of the blunder."]}
+    assert data["metadata"]["players"] == ["North", "East", "South", "West (me)"]
+    match = read_egn(response.content)
+    assert canonical(match.deals[0].record) == canonical(MARCH)
+    labels = [(a.kind, a.index, a.label) for a in match.deals[0].annotations]
+    assert labels == [("call", 4, "[?!]"), ("play", 6, "[??]")]
+
+
+def test_a_discards_mark_goes_on_the_last_call_and_says_so() -> None:
+    record = parse_record(
+        {
+            **SPEC_RECORD,
+            "auction": ["pass", "pass", "pass", {"seat": "W", "call": "order_up"}],
+            "discard": "9S",
+            "play": [],
+        }
+    )
+    review = {"decisions": [decision("call")] * 4 + [decision("discard", "mistake", chosen="9S")]}
+    [note] = review_annotations(record, review)
+    assert (note.kind, note.index, note.label) == ("call", 3, "[?]")
+    assert note.text.startswith("The dealer's discard (9S): ")
+
+
+def test_a_hand_egn_cannot_hold_gets_a_message_not_an_error(client: Client, alice: User) -> None:
+    farmer = {
+        "rules": "farmers-hand",
+        "dealer": "W",
+        "hands": {
+            "N": ["9S", "9H", "9D", "AC", "KC"],
+            "E": ["QH", "TH", "AS", "KS", "QS"],
+            "S": ["JD", "AH", "KH", "TD", "JC"],
+            "W": ["AD", "KD", "QD", "JS", "TS"],
+        },
+        "upcard": "QC",
+        "farmer": {"seat": "N", "cards": ["9S", "9H", "9D"]},
+        "auction": [],
+    }
+    hand = hand_of(alice, farmer)
+    client.force_login(alice)
+    response = client.get(url(hand.pk, "egn"))
+    assert response.status_code == 409
+    assert "cannot be written as EGN" in response.content.decode()
+
+
+def test_an_unknown_format_is_404_with_the_formats_named(client: Client, alice: User) -> None:
+    hand = hand_of(alice, MARCH)
+    client.force_login(alice)
+    response = client.get(url(hand.pk, "pdf"))
+    assert response.status_code == 404
+    assert "json, text, analysis, egn" in response.content.decode()
+
+
+def test_another_users_hand_is_not_found_unless_shared(client: Client, alice, bob) -> None:
+    hand = hand_of(bob, MARCH)
+    client.force_login(alice)
+    assert client.get(url(hand.pk, "json")).status_code == 404
+    token = hand.share()
+    response = client.get(url(hand.pk, "json") + f"?share={token}")
+    assert response.status_code == 200
+    client.logout()
+    assert client.get(url(hand.pk, "egn") + f"?share={token}").status_code == 200
+    assert client.get(url(hand.pk, "egn") + "?share=guess").status_code == 404
+    hand.unshare()
+    assert client.get(url(hand.pk, "json") + f"?share={token}").status_code == 404

@@ -263,6 +263,19 @@ class Solver:
         score += 0.268 if NS_SEATS[position.leader] else -0.268
         return round(position.tricks_left / 2 + score)
 
+    def test(self, position: Position, k: int) -> int:
+        """One zero-window test of "North-South take at least ``k`` tricks", answered with
+        what the search found: a value ``v >= k`` means they take at least ``v``, a value
+        ``v < k`` that they take at most ``v`` — often enough to settle a second threshold
+        without another search.
+        """
+        self._check(position)
+        if k <= 0:
+            return 0  # at least nothing: true, and nothing learnt
+        if k > position.tricks_left:
+            return position.tricks_left  # at most every trick left
+        return self._search(list(position.hands), position, k - 1, k)
+
     def at_least(self, position: Position, k: int) -> bool:
         """Whether North-South take at least ``k`` tricks from ``position`` on: one zero-window
         test, much cheaper than :meth:`solve` when only a threshold matters (points).

@@ -205,13 +205,19 @@ def _net_points(
     assert state.maker is not None
     left = position.tricks_left
     ew_total = 5 - left - ns_total
+    # The first test's answer is a bound on the tricks: it often settles the second too.
     if state.maker.team is Team.NS:
-        made = solver.at_least(position, 3 - ns_total)
-        march = made and solver.at_least(position, 5 - ns_total)
+        need_made, need_march = 3 - ns_total, 5 - ns_total
+        value = solver.test(position, need_made)
+        made = value >= need_made
+        march = made and (value >= need_march or solver.at_least(position, need_march))
     else:
         # East-West take at least t more tricks exactly when North-South take at most left - t.
-        made = not solver.at_least(position, left - (3 - ew_total) + 1)
-        march = made and not solver.at_least(position, left - (5 - ew_total) + 1)
+        stop_made = left - (3 - ew_total) + 1
+        stop_march = left - (5 - ew_total) + 1
+        value = solver.test(position, stop_made)
+        made = value < stop_made
+        march = made and (value < stop_march or not solver.at_least(position, stop_march))
     maker_tricks = 5 if march else 3 if made else 0
     maker_team = state.maker.team
     return hand_points(

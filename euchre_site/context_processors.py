@@ -18,12 +18,15 @@ def navigation(request: HttpRequest) -> dict[str, object]:
 
     "page" marks the section's own page, "location" a page inside the section.
     """
+    urls = [(label, reverse(url_name)) for label, url_name in SECTIONS]
+    # The section a page is in is the one with the longest matching URL: /hands/upload/
+    # is in Upload, not also in My hands.
+    inside = max((url for _, url in urls if request.path.startswith(url)), key=len, default="")
     links = []
-    for label, url_name in SECTIONS:
-        url = reverse(url_name)
+    for label, url in urls:
         if request.path == url:
             current = "page"
-        elif request.path.startswith(url):
+        elif url == inside:
             current = "location"
         else:
             current = ""

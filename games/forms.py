@@ -216,7 +216,7 @@ class UploadForm(forms.Form):
             self.add_error(
                 None,
                 f"{bad} of the {total} hand{'s' if total != 1 else ''} "
-                f"{'has' if bad == 1 else 'have'} errors (below); nothing was stored.",
+                f"{'has' if bad == 1 else 'have'} errors: see the list below.",
             )
         return data
 
@@ -261,7 +261,7 @@ class HandFilterForm(forms.Form):
         + [(CUSTOM, "Custom")],
     )
     outcome = forms.ChoiceField(label="Result", required=False, choices=OUTCOME_CHOICES)
-    makers = forms.ChoiceField(label="Trump made by", required=False, choices=MAKERS_CHOICES)
+    makers = forms.ChoiceField(label="Makers", required=False, choices=MAKERS_CHOICES)
     mistakes = forms.ChoiceField(label="Review", required=False, choices=MISTAKES_CHOICES)
     seat = forms.ChoiceField(
         label="My seat", required=False, choices=[("", "Any seat"), *SEAT_CHOICES]

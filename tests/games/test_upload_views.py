@@ -114,7 +114,7 @@ def test_an_invalid_hand_stores_nothing_and_is_shown_with_its_field(
     assert not Hand.objects.exists() and not Match.objects.exists()
     page = response.content.decode()
     assert "Nothing was stored." in page
-    assert "1 of the 3 hands has errors" in page
+    assert "1 of the 3 hands has errors: see the list below." in page
     assert '<strong class="upload-problems__hand">Hand 2</strong>' in page
     assert '<code class="upload-problems__field">play[1]</code>' in page
     assert "E must follow hearts" in page

@@ -934,7 +934,7 @@ def _why_legal_calls(ex: Mapping[str, Any], right: set[str], given: set[str]) ->
     if rules.no_trump:
         text += " or no-trump"
     if state.stuck:
-        text += ". Seven players have passed and the dealer is stuck: passing is not allowed."
+        text += ". Everyone else has passed twice and the dealer is stuck: passing is not allowed."
     elif seat is state.dealer and not rules.stick_the_dealer:
         text += ", or pass: if the dealer passes too, the cards are thrown in and redealt."
     else:

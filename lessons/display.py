@@ -41,7 +41,10 @@ def card_choice(value: str, trump: Suit | None) -> Choice:
 
 def choice(value: str, kind: str, trump: Suit | None) -> Choice:
     """One answer button."""
-    if kind in ("winner", "trumps", "legal", "farmers_hand", "best_card") and value != "none":
+    if (
+        kind in ("winner", "trumps", "legal", "farmers_hand", "best_card", "discard")
+        and value != "none"
+    ):
         try:
             return card_choice(value, trump)
         except ValueError:
@@ -77,7 +80,12 @@ def facts(exercise: dict[str, Any]) -> list[Fact]:
         played = [card_choice(card, trump) for _, card in exercise["trick"]]
         seats = ", ".join(parse_seat(seat).word for seat, _ in exercise["trick"])
         out.append(Fact("The trick so far", played, f"played in turn by {seats}"))
-    if "hand" in exercise and exercise["kind"] not in ("trumps", "legal", "farmers_hand"):
+    if "hand" in exercise and exercise["kind"] not in (
+        "trumps",
+        "legal",
+        "farmers_hand",
+        "discard",
+    ):
         # Where the hand is what the learner chooses from, the choices show it.
         out.append(Fact("The hand", [card_choice(card, trump) for card in exercise["hand"]]))
     if "upcard" in exercise:

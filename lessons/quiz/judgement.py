@@ -17,11 +17,17 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from analysis.solver.foresight import OptionValue, call_foresight, card_foresight, paired_loss
+from analysis.solver.foresight import (
+    OptionValue,
+    call_foresight,
+    card_foresight,
+    discard_foresight,
+    paired_loss,
+)
 from analysis.solver.review import call_label, standard_policy
 from games.bots.observation import observe
 from games.bots.policy import decide_with_reason
-from games.engine.cards import UNKNOWN, Card, Seat, Suit, parse_card, sort_cards
+from games.engine.cards import UNKNOWN, Card, Seat, Suit, effective_suit, parse_card, sort_cards
 from games.engine.game import deal
 from games.engine.hand import Action, Call, HandState, Phase
 from games.engine.record import record_from_state
@@ -38,6 +44,7 @@ __all__ = [
     "SAMPLES",
     "best_card_question",
     "call_question",
+    "discard_question",
     "grade_options",
 ]
 
@@ -311,6 +318,113 @@ def _best_card_draft(
             explanation=explanation,
             feedback=_feedback(
                 order, accepted, losses, lambda label: f"playing {the(parse_card(label))}"
+            ),
+            numbers=numbers,
+        ),
+    )
+
+
+# -- the dealer's discard ------------------------------------------------------------------
+
+
+def _orderer(dealer: Seat, level: int, rng: random.Random) -> Seat:
+    """Who orders up at this level: the dealer, then the partner, then an opponent."""
+    if level == 1:
+        return dealer
+    if level == 2:
+        return dealer.partner
+    return rng.choice([dealer.next, dealer.partner.next])
+
+
+def discard_question(rng: random.Random, level: int) -> Draft:
+    """Which card should the dealer discard after the upcard is ordered up? Graded by
+    foresight over the unseen cards; asked only where some discard is clearly worse.
+
+    The order up is one the standard policy makes (so the hand is one where it happens at a
+    real table): at level 1 the dealer picks it up, at level 2 the partner orders it up, at
+    level 3 an opponent does, and the dealer discards as a defender.
+    """
+    rules = PRESETS["standard"]
+    grading_rng = random.Random(rng.getrandbits(64))
+    while True:
+        dealer = rng.choice(list(Seat))
+        orderer = _orderer(dealer, level, rng)
+        dealt = deal(rng, dealer)
+        state = HandState(rules, dealer, dealt.hands, dealt.upcard, dealt.kitty)
+        while state.current_seat is not orderer:
+            state.apply(Call("pass"))
+        action = standard_policy(state, orderer)
+        if not isinstance(action, Call) or action.kind != "order_up" or action.alone:
+            continue
+        state.apply(action)
+        if state.phase is not Phase.DISCARD:
+            continue
+        values = discard_foresight(state, SAMPLES, grading_rng)
+        labelled = {str(card): value for card, value in values.items()}
+        hand = [c for c in sort_cards(list(state.hands[dealer])) if c is not None]
+        order = [str(c) for c in hand]
+        best, accepted, numbers, losses = grade_options(labelled, order)
+        if len(accepted) == len(order):
+            continue  # every discard is as good as the best: nothing to learn here
+        break
+    trump = state.upcard.suit
+    ranked = sorted(order, key=lambda label: -labelled[label].mean)
+    figures = "; ".join(f"{the(parse_card(label))} {labelled[label].mean:+.2f}" for label in ranked)
+    explanation = (
+        f"Over {SAMPLES} deals of the cards you cannot see, each played out double dummy, "
+        f"discarding {the(parse_card(best))} is worth the most: {figures} points a hand for "
+        f"your side. Every discard within {MIN_TOLERANCE} points of the best (or twice its "
+        f"sampling error) counts as right."
+    )
+    void = [
+        s
+        for s in Suit
+        if s is not trump
+        and sum(effective_suit(c, trump) is s for c in hand) == 1
+        and effective_suit(parse_card(best), trump) is s
+    ]
+    if void:
+        explanation += (
+            f" Throwing away your only {void[0].plural[:-1]} leaves you void in "
+            f"{void[0].plural}, free to trump them."
+        )
+    passes = [seat.word for seat, call in state.auction if call.kind == "pass"]
+    if orderer is dealer:
+        bidding = f"{', '.join(passes)} passed and you picked it up"
+    else:
+        side = "your partner" if orderer is dealer.partner else "an opponent"
+        bidding = (f"{', '.join(passes)} passed; " if passes else "") + (
+            f"{orderer.word} ({side}) ordered it up"
+        )
+    prompt = (
+        f"The score is 0–0 in a game to {rules.target}, stick the dealer. You are "
+        f"{dealer.word}, the dealer, and turned up {the(state.upcard)}. {bidding}. "
+        f"{trump.plural.capitalize()} are trump and {the(state.upcard)} joins your hand. "
+        f"You hold six cards: which one do you discard?"
+    )
+    position = {
+        "rules": rules_json(rules, "stick_the_dealer", "target"),
+        "dealer": dealer.value,
+        "seat": dealer.value,
+        "trump": trump.value,
+        "maker": orderer.value,
+        "hand": order,
+        "upcard": str(state.upcard),
+        "auction": [{"seat": s.value, "call": call.kind} for s, call in state.auction],
+        "score": {"NS": 0, "EW": 0},
+    }
+    return Draft(
+        kind="discard",
+        prompt=prompt,
+        position=position,
+        choices=order,
+        multiple=False,
+        grading=Grading(
+            answer=[best],
+            accepted=accepted,
+            explanation=explanation,
+            feedback=_feedback(
+                order, accepted, losses, lambda label: f"discarding {the(parse_card(label))}"
             ),
             numbers=numbers,
         ),

@@ -13,7 +13,8 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .judgement import best_card_question, call_question
+from .house_rules import farmers_hand_question, legal_calls_question
+from .judgement import best_card_question, call_question, discard_question
 from .question import Draft, Question, QuizError
 from .table_rules import leader_question, points_question
 from .tricks import effective_suit_question, legal_question, trumps_question, winner_question
@@ -60,7 +61,13 @@ SKILLS: dict[str, Skill] = {
         Skill("trick-winner", "Who wins the trick", {"winner": _plain(winner_question)}),
         Skill("scoring", "Scoring a hand", {"points": points_question}),
         Skill("leader", "Who leads first", {"leader": leader_question}),
+        Skill(
+            "house-rules",
+            "House rules in the bidding",
+            {"legal_calls": legal_calls_question, "farmers_hand": farmers_hand_question},
+        ),
         Skill("bidding", "Bidding", {"call": call_question}),
+        Skill("discard", "Discarding after the pick-up", {"discard": discard_question}),
         Skill("best-card", "The best card", {"best_card": best_card_question}),
     )
 }

@@ -71,3 +71,22 @@ def test_a_learner_answers_practice_questions(
         page.screenshot(path=artifacts / "practice-answered.png", full_page=True)
         page.get_by_role("link", name="Next question").click()
     assert QuizQuestion.objects.filter(correct=True).count() == 3
+
+
+@pytest.mark.parametrize(("skill", "level"), [("discard", 3), ("house-rules", 3)])
+def test_a_learner_answers_the_discard_and_house_rules_drills(
+    live_server: LiveServer, page: Page, artifacts: Path, skill: str, level: int
+) -> None:
+    page.goto(f"{live_server.url}/learn/practice/{skill}/?level={level}")
+    question = QuizQuestion.objects.latest("created")
+    assert question.skill == skill
+    answer = question.grading["answer"]
+    section = page.locator("#question")
+    if question.payload["multiple"]:
+        for value in answer:
+            section.locator(f'input[value="{value}"]').check()
+        section.get_by_role("button", name="Check").click()
+    else:
+        section.locator(f'button[value="{answer[0]}"]').click()
+    expect(section).to_contain_text("Right.")
+    page.screenshot(path=artifacts / f"practice-{skill}.png", full_page=True)

@@ -59,6 +59,8 @@ def test_the_skills_list_each_skill_with_its_kinds_and_levels(db: None) -> None:
     assert set(skills) == set(SKILLS)
     assert skills["left-bower"]["kinds"] == ["effective_suit", "legal", "trumps", "winner"]
     assert skills["bidding"]["kinds"] == ["call"]
+    assert skills["discard"]["kinds"] == ["discard"]
+    assert skills["house-rules"]["kinds"] == ["farmers_hand", "legal_calls"]
     assert all(s["levels"] == [1, 2, 3] and s["title"] for s in skills.values())
 
 

@@ -305,6 +305,69 @@ def test_the_first_leader_is_the_seat_plain_code_finds() -> None:
     assert any("defender_alone" in q.position for q in skipped)
 
 
+def plain_legal_calls(position: dict[str, Any]) -> set[str]:
+    rules, dealer = position["rules"], position["dealer"]
+    passes = len(position["auction"])
+    seat = SEATS[(SEATS.index(dealer) + passes + 1) % 4]
+    assert seat == position["seat"]
+    if passes < 4:
+        if rules["canadian_loner"] and seat == partner(dealer):
+            return {"pass", "order_up alone"}
+        return {"pass", "order_up", "order_up alone"}
+    strains = [s for s in "SHDC" if s != position["upcard"][1]] + (
+        ["NT"] if rules["no_trump"] else []
+    )
+    calls = {f"name {s}{alone}" for s in strains for alone in ("", " alone")}
+    stuck = passes == 7 and rules["stick_the_dealer"]
+    return calls if stuck else calls | {"pass"}
+
+
+def plain_farmers_hand(position: dict[str, Any]) -> set[str]:
+    rules = position["rules"]
+    ranks = "9" if rules["farmers_hand"] == "clean" else "9T"
+    eligible = {
+        c
+        for c in position["hand"]
+        if c[0] in ranks and not (rules["farmers_turn_card_rule"] and c[1] == position["upcard"][1])
+    }
+    return eligible if len(eligible) >= 3 else {"none"}
+
+
+def test_house_rules_answers_are_what_plain_code_finds_under_the_stated_rules() -> None:
+    asked = questions("house-rules", RULES_SEEDS)
+    seen = Counter()
+    for q in asked:
+        assert_well_formed(q)
+        position, rules = q.position, q.position["rules"]
+        assert q.multiple
+        if q.kind == "legal_calls":
+            assert set(q.grading.answer) == plain_legal_calls(position)
+            assert ("stick the dealer" in q.prompt) == rules["stick_the_dealer"]
+            assert ("only by going alone" in q.prompt) == rules["canadian_loner"]
+            assert ("no-trump may be named" in q.prompt) == rules["no_trump"]
+            passes = len(position["auction"])
+            if passes == 7:
+                seen["stuck" if rules["stick_the_dealer"] else "redeal"] += 1
+            if rules["canadian_loner"] and passes == 1:
+                seen["canadian"] += 1
+            if rules["no_trump"] and passes >= 4:
+                seen["no-trump"] += 1
+        else:
+            assert q.kind == "farmers_hand"
+            assert set(q.grading.answer) == plain_farmers_hand(position)
+            assert ("9 or a 10" in q.prompt) == (rules["farmers_hand"] == "mixed")
+            assert ("upcard's suit" in q.prompt) == rules["farmers_turn_card_rule"]
+            assert ("redeal" in q.prompt) == rules["farmers_redeal"]
+            seen[rules["farmers_hand"]] += 1
+            seen["turn-card" if rules["farmers_turn_card_rule"] else "any suit"] += 1
+            seen["swap" if q.grading.answer != ["none"] else "none"] += 1
+        # Grading a replay: the answer given is marked right, one card or call less is not.
+        assert grade(q.grading, q.choices, True, q.grading.answer).correct
+        assert not grade(q.grading, q.choices, True, q.grading.answer[1:]).correct
+    wanted = {"stuck", "redeal", "canadian", "no-trump", "clean", "mixed", "turn-card", "swap"}
+    assert all(seen[k] > 50 for k in wanted | {"any suit", "none"}), seen
+
+
 def tolerated(option: dict[str, Any]) -> bool:
     return bool(option["loss"] <= max(MIN_TOLERANCE, 2 * option["loss_se"]))
 
@@ -353,6 +416,43 @@ def test_calls_offer_the_legal_calls_and_accept_those_within_tolerance() -> None
     assert set(rounds) == {1, 2, "stuck"}
 
 
+def test_discards_offer_the_dealers_six_cards_and_accept_those_within_tolerance() -> None:
+    asked = questions("discard", range(8))
+    for q in asked:
+        assert_well_formed(q)
+        position = q.position
+        dealer, upcard = position["dealer"], position["upcard"]
+        assert position["seat"] == dealer and position["trump"] == upcard[1]
+        dealt = list(position["hand"])
+        dealt.remove(upcard)
+        hands = {seat: ["??"] * 5 for seat in SEATS}
+        hands[dealer] = dealt
+        record = parse_record(
+            {
+                "rules": position["rules"],
+                "dealer": dealer,
+                "hands": hands,
+                "upcard": upcard,
+                "auction": position["auction"],
+            }
+        )
+        state = record.state
+        assert state.phase.name == "DISCARD" and state.current_seat is not None
+        assert state.current_seat.value == dealer
+        assert sorted(q.choices) == sorted(str(c) for c in state.hands[state.current_seat] if c)
+        assert state.maker is not None and state.maker.value == position["maker"]
+        # Level 1: the dealer picked it up; level 2: the partner ordered it; 3: an opponent.
+        relation = (SEATS.index(position["maker"]) - SEATS.index(dealer)) % 4
+        assert relation in {1: {0}, 2: {2}, 3: {1, 3}}[q.level]
+        # Everyone before the maker passed; the maker's order up ends the first round.
+        assert [c["call"] for c in position["auction"]] == ["pass"] * ((relation - 1) % 4) + [
+            "order_up"
+        ]
+        check_graded_options(q)
+        assert len(q.grading.accepted) < len(q.choices), "some discard is clearly worse"
+        assert all(q.grading.feedback[c] for c in q.choices if c not in q.grading.accepted)
+
+
 def test_best_card_questions_have_one_clearly_best_card_among_the_legal_ones() -> None:
     asked = questions("best-card", range(5))
     for q in asked:
@@ -376,7 +476,7 @@ def test_best_card_questions_have_one_clearly_best_card_among_the_legal_ones() -
 
 @pytest.mark.parametrize("skill", sorted(SKILLS))
 def test_the_same_seed_gives_the_same_question_and_others_differ(skill: str) -> None:
-    seeds = range(3) if skill in ("bidding", "best-card") else range(40)
+    seeds = range(3) if skill in ("bidding", "best-card", "discard") else range(40)
     first = [generate(skill, seed, 2) for seed in seeds]
     assert first == [generate(skill, seed, 2) for seed in seeds]
     assert len({json.dumps(q.payload()) for q in first}) > len(first) // 2

@@ -94,3 +94,28 @@ def test_a_player_pastes_hands_sees_the_errors_then_finds_them_in_my_hands(
     page.locator("#id_outcome").select_option("")
     expect(rows).to_have_count(3)
     page.screenshot(path=artifacts / "my-hands-filters-phone.png", full_page=True)
+
+
+def test_one_pasted_hand_opens_its_page_where_the_owner_shares_and_revokes_it(
+    live_server: LiveServer, page: Page, artifacts: Path, no_broker: list[int]
+) -> None:
+    log_in(page, live_server)
+    page.goto(live_server.url + "/hands/upload/")
+    page.get_by_label("Paste hands").fill(json.dumps(SPEC_RECORD))
+    page.get_by_role("button", name="Upload").click()
+    hand = Hand.objects.get()
+    expect(page).to_have_url(re.compile(rf"/hands/{hand.pk}/$"))
+    panel = page.locator("#share-export")
+    expect(panel).to_contain_text("Only you can see this hand.")
+    panel.get_by_role("button", name="Share a read-only link").click()
+    link = panel.get_by_label("Read-only link")
+    expect(link).to_have_value(re.compile(r"/hands/\d+/\?share=[\w-]{40,}$"))
+    panel.screenshot(path=artifacts / "share-panel-desktop.png")
+    hand.refresh_from_db()
+    assert hand.share_token and hand.share_token in link.input_value()
+    page.set_viewport_size(PHONE)
+    panel.screenshot(path=artifacts / "share-panel-phone.png")
+    panel.get_by_role("button", name="Revoke the link").click()
+    expect(panel).to_contain_text("Only you can see this hand.")
+    hand.refresh_from_db()
+    assert hand.share_token is None

@@ -453,6 +453,115 @@ def _make_search(
             seat = nxt[seat]
         return 1 if ns[win_seat] else 0
 
+    def two(hands: list[int], leader: int, alpha: int, beta: int) -> int:
+        """The last two tricks of a four-handed play, solved outright: too small a tree to
+        be worth the table's key or the general search's bookkeeping.
+        """
+        s1 = nxt[leader]
+        s2 = nxt[s1]
+        s3 = nxt[s2]
+        h0, h1, h2, h3 = hands[leader], hands[s1], hands[s2], hands[s3]
+        max0, max1, max2, max3 = ns[leader], ns[s1], ns[s2], ns[s3]
+        a0, b0_ = alpha, beta
+        best0 = -1 if max0 else 3
+        m0 = h0
+        while m0:
+            b0 = m0 & -m0
+            m0 ^= b0
+            c0 = b0.bit_length() - 1
+            led = suit_of[c0]
+            lmask = suit_mask[led]
+            hands[leader] = h0 ^ b0
+            a1, bb1 = a0, b0_
+            best1 = -1 if max1 else 3
+            m1 = h1 & lmask or h1
+            while m1:
+                b1 = m1 & -m1
+                m1 ^= b1
+                c1 = b1.bit_length() - 1
+                s = suit_of[c1]
+                if (s == led or s == trump) and strength[c1] > strength[c0]:
+                    w1, ws1 = strength[c1], s1
+                else:
+                    w1, ws1 = strength[c0], leader
+                hands[s1] = h1 ^ b1
+                a2, bb2 = a1, bb1
+                best2 = -1 if max2 else 3
+                m2 = h2 & lmask or h2
+                while m2:
+                    b2 = m2 & -m2
+                    m2 ^= b2
+                    c2 = b2.bit_length() - 1
+                    s = suit_of[c2]
+                    if (s == led or s == trump) and strength[c2] > w1:
+                        w2, ws2 = strength[c2], s2
+                    else:
+                        w2, ws2 = w1, ws1
+                    hands[s2] = h2 ^ b2
+                    best3 = -1 if max3 else 3
+                    m3 = h3 & lmask or h3
+                    while m3:
+                        b3 = m3 & -m3
+                        m3 ^= b3
+                        c3 = b3.bit_length() - 1
+                        s = suit_of[c3]
+                        ws = s3 if (s == led or s == trump) and strength[c3] > w2 else ws2
+                        hands[s3] = h3 ^ b3
+                        value = last_trick(hands, ws) + (1 if ns[ws] else 0)
+                        if max3:
+                            if value > best3:
+                                best3 = value
+                                if best3 >= bb2:
+                                    break
+                        elif value < best3:
+                            best3 = value
+                            if best3 <= a2:
+                                break
+                    hands[s3] = h3
+                    if max2:
+                        if best3 > best2:
+                            best2 = best3
+                            if best2 > a2:
+                                a2 = best2
+                                if a2 >= bb2:
+                                    break
+                    elif best3 < best2:
+                        best2 = best3
+                        if best2 < bb2:
+                            bb2 = best2
+                            if a2 >= bb2:
+                                break
+                hands[s2] = h2
+                if max1:
+                    if best2 > best1:
+                        best1 = best2
+                        if best1 > a1:
+                            a1 = best1
+                            if a1 >= bb1:
+                                break
+                elif best2 < best1:
+                    best1 = best2
+                    if best1 < bb1:
+                        bb1 = best1
+                        if a1 >= bb1:
+                            break
+            hands[s1] = h1
+            if max0:
+                if best1 > best0:
+                    best0 = best1
+                    if best0 > a0:
+                        a0 = best0
+                        if a0 >= b0_:
+                            break
+            elif best1 < best0:
+                best0 = best1
+                if best0 < b0_:
+                    b0_ = best0
+                    if a0 >= b0_:
+                        break
+        hands[leader] = h0
+        return best0
+
     def start(hands: list[int], leader: int, alpha: int, beta: int) -> int:
         left = hands[leader].bit_count()
         if left <= 1:
@@ -502,6 +611,8 @@ def _make_search(
         elif quick > ew_sure:
             ew_sure = quick
         hi = left - ew_sure
+        if left == 2 and players == 4 and lo != hi and lo < beta and hi > alpha:
+            return two(hands, leader, lo if lo > alpha else alpha, hi if hi < beta else beta)
         if lo >= beta or lo == hi:
             return lo
         if hi <= alpha:

@@ -115,8 +115,13 @@ class QuizItemForm(forms.Form):
         return {"kind": PracticeItem.Kind.QUIZ, **self.cleaned_data}
 
 
+class HandChoiceField(forms.ModelMultipleChoiceField):
+    def label_from_instance(self, obj: Hand) -> str:
+        return f"{obj} · {obj.rules_preset} rules · {obj.created:%d %b %Y}"
+
+
 class HandsItemForm(forms.Form):
-    hands = forms.ModelMultipleChoiceField(
+    hands = HandChoiceField(
         queryset=Hand.objects.none(),
         label="Hands from your library",
         widget=forms.CheckboxSelectMultiple,

@@ -17,6 +17,14 @@ from games.engine.record import parse_record
 
 __all__ = ["TrickQuestion", "trick_question"]
 
+_ORDER = (Seat.N, Seat.E, Seat.S, Seat.W)
+
+
+def _after(seat: Seat) -> list[Seat]:
+    """The other three seats, from ``seat``'s left round the table."""
+    at = _ORDER.index(seat)
+    return [_ORDER[(at + step) % 4] for step in (1, 2, 3)]
+
 
 @dataclass(frozen=True)
 class TrickQuestion:
@@ -27,6 +35,9 @@ class TrickQuestion:
     hand: list[str]
     played: list[tuple[str, str]]
     """The trick so far: (seat, card) in the order played."""
+    others: list[tuple[str, list[str]]]
+    """The cards the other players still hold (seat, cards), in order round the table from
+    the seat's left: the grading sees every card, so the student does too."""
     options: dict[str, int]
     """Each legal card and the tricks the seat's partnership takes after it, all cards seen."""
     chosen: str
@@ -79,6 +90,11 @@ def trick_question(record_data: dict[str, Any], seat_letter: str, trick: int) ->
                 trump=trump,
                 hand=[str(c) for c in state.hands[seat] if c is not None],
                 played=[(s.value, str(c)) for s, c in state.tricks[-1].cards],
+                others=[
+                    (other.value, [str(c) for c in state.hands[other] if c is not None])
+                    for other in _after(seat)
+                    if not state.sits_out(other)
+                ],
                 options={str(c): values[c] for c in ordered},
                 chosen=str(action.card),
             )

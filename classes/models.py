@@ -234,7 +234,8 @@ class PracticeItem(models.Model):
             return f"Lesson: {self.lesson.title}" if self.lesson else "Lesson (removed)"
         if self.kind == self.Kind.QUIZ:
             skill = SKILLS[self.skill].title if self.skill in SKILLS else self.skill
-            return f"Quiz: {skill}, {self.questions} questions at level {self.level}"
+            questions = f"{self.questions} question" + ("s" if self.questions != 1 else "")
+            return f"Quiz: {skill}, {questions} at level {self.level}"
         if self.kind == self.Kind.HANDS:
             count = len(self.hands.all())
             return f"Hand review: the best card at trick {self.trick} in {count} hand" + (

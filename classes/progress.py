@@ -140,7 +140,8 @@ def _hands(item: PracticeItem, submission: Submission, until: datetime) -> ItemR
         right / len(hands) if answers and hands else None,
         int(seconds) if answers else None,
         _iso(answers[-1].answered_at) if done else None,
-        f"{right} right of {len(answers)} answered ({len(hands)} hands)",
+        f"{right} right of {len(answers)} answered ({len(hands)} hand"
+        + ("s)" if len(hands) != 1 else ")"),
     )
 
 
@@ -238,6 +239,11 @@ class GridRow:
     @property
     def seconds(self) -> int:
         return sum(r.seconds or 0 for r in self.results)
+
+    @property
+    def minutes(self) -> str:
+        minutes, seconds = divmod(self.seconds, 60)
+        return f"{minutes}:{seconds:02d}"
 
     @property
     def state(self) -> str:

@@ -18,7 +18,8 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from accounts.models import User
-from lessons.display import card_choice, facts
+from games.engine.cards import parse_seat, parse_suit
+from lessons.display import Fact, card_choice, facts
 from lessons.progress import skill_mastery
 from lessons.quiz.skills import SKILLS
 
@@ -672,18 +673,22 @@ def _review_context(
 
 def _question_view(question: TrickQuestion) -> dict[str, Any]:
     exercise = question.exercise()
-    trump = None
-    if question.trump not in (None, "NT"):
-        from games.engine.cards import parse_suit
-
-        trump = parse_suit(question.trump)
+    trump = None if question.trump in (None, "NT") else parse_suit(str(question.trump))
     return {
         "prompt": (
             f"Trick {question.trick}. You are {question.seat.word}. "
             + ("You lead. " if not question.played else "")
             + "Which card is best, with every card in view?"
         ),
-        "facts": [f for f in facts(exercise) if f.name != "You are"],
+        "facts": [
+            Fact("Your hand", f.cards) if f.name == "The hand" else f
+            for f in facts(exercise)
+            if f.name != "You are"
+        ]
+        + [
+            Fact(f"{parse_seat(seat).word} holds", [card_choice(c, trump) for c in cards])
+            for seat, cards in question.others
+        ],
         "choices": [card_choice(card, trump) for card in question.options],
     }
 

@@ -139,12 +139,22 @@ def test_nothing_given_or_both_given_is_refused_with_a_message(client: Client, a
     assert "not both" in both.content.decode() and not Hand.objects.exists()
 
 
-def test_a_file_over_the_limit_is_refused_unread(client: Client, alice: User) -> None:
+def test_a_file_over_the_limit_is_not_read_past_the_limit(client: Client, alice: User) -> None:
     client.force_login(alice)
     upload = SimpleUploadedFile("big.jsonl", b" " * (MAX_UPLOAD_BYTES + 1))
     response = client.post(URL, {"seat": "S", "file": upload})
-    assert response.status_code == 400
-    assert "an upload may be at most 1 MB" in response.content.decode()
+    assert response.status_code == 413
+    assert "over the limit of 1 MB" in response.content.decode()
+
+
+def test_the_form_also_refuses_a_file_said_to_be_over_the_limit(alice: User) -> None:
+    from games.forms import UploadForm
+
+    upload = SimpleUploadedFile("big.jsonl", b"[]")
+    upload.size = MAX_UPLOAD_BYTES + 1
+    form = UploadForm({"seat": "S"}, {"file": upload})
+    assert not form.is_valid()
+    assert "an upload may be at most 1 MB" in form.errors["file"][0]
 
 
 def test_a_file_that_is_not_text_is_refused(client: Client, alice: User) -> None:
@@ -165,3 +175,14 @@ def test_the_upload_form_is_protected_by_csrf(alice: User) -> None:
     client = Client(enforce_csrf_checks=True)
     client.force_login(alice)
     assert client.post(URL, {"text": json.dumps(SPEC_RECORD), "seat": "S"}).status_code == 403
+
+
+def test_a_request_body_over_the_limit_is_refused_before_it_is_read(
+    client: Client, alice: User
+) -> None:
+    client.force_login(alice)
+    upload = SimpleUploadedFile("big.jsonl", b" " * (MAX_UPLOAD_BYTES + 100_000))
+    response = client.post(URL, {"seat": "S", "file": upload})
+    assert response.status_code == 413
+    assert "over the limit of 1 MB" in response.content.decode()
+    assert not Hand.objects.exists()

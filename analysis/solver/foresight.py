@@ -26,7 +26,7 @@ from games.engine.scoring import scoring_row
 
 from .dd import Position, Solver
 from .hindsight import Unknown, distinct_discards, strain_number
-from .tables import card_mask
+from .tables import card_mask, tables_for
 
 __all__ = [
     "Layout",
@@ -173,9 +173,9 @@ def card_foresight(
     solver = Solver(strain, act)
     trick = state.tricks[-1]
     team = seat.team
-    legal = state.legal_cards(seat)
+    groups = _equivalent_cards(state, seat, strain)
     own = card_mask([c for c in state.hands[seat] if c is not None])
-    values: dict[Card, list[float]] = {card: [] for card in legal}
+    values: dict[Card, list[float]] = {card: [] for card in groups}
     for layout in sample_layouts(state, seat, samples, rng):
         masks = [0, 0, 0, 0]
         masks[seat.number] = own
@@ -188,11 +188,36 @@ def card_foresight(
             trick=tuple(card.index for _, card in trick.cards),
             active=act,
         )
-        for card in legal:
+        for card in groups:
             child, ns_won = solver.child(position, card.index)
             ns_total = state.tricks_won[Team.NS] + ns_won
             values[card].append(_net_points(solver, child, state, team, ns_total))
-    return {card: _summary(v) for card, v in values.items()}
+    summaries = {card: _summary(v) for card, v in values.items()}
+    return {member: summaries[card] for card, group in groups.items() for member in group}
+
+
+def _equivalent_cards(state: HandState, seat: Seat, strain: int) -> dict[Card, list[Card]]:
+    """``seat``'s legal cards, grouped where they are equivalent in every layout: the same
+    effective suit, with no card between them that has not been played to an earlier trick
+    (wherever the unseen cards lie, playing either comes to the same, so each group is
+    solved once). Keyed by the group's strongest card.
+    """
+    gone = {card for trick in state.tricks[:-1] for _, card in trick.cards}
+    legal = {card.index: card for card in state.legal_cards(seat)}
+    groups: dict[Card, list[Card]] = {}
+    for order in tables_for(strain).order:
+        run: list[Card] | None = None
+        for index in order:
+            card = ALL_CARDS[index]
+            if card in gone:
+                continue
+            if index in legal:
+                if run is None:
+                    run = groups[card] = []
+                run.append(card)
+            else:
+                run = None
+    return groups
 
 
 def _net_points(

@@ -67,6 +67,7 @@ def hands(request: Request) -> Response:
     if request.method == "POST":
         return _upload(request)
     paginator = HandPagination()
+    Hand.objects.owned_by(request.user).refresh_mistakes()
     mine = Hand.objects.owned_by(request.user).select_related("match")
     page = paginator.paginate_queryset(mine, request)
     data = HandSerializer(page, many=True, context={"request": request}).data
@@ -113,5 +114,6 @@ def _upload(request: Request) -> Response:
 @api_view(["GET"])
 def hand(request: Request, hand_id: int) -> Response:
     # Another user's hand is not found rather than forbidden: its existence stays private.
+    Hand.objects.owned_by(request.user).filter(pk=hand_id).refresh_mistakes()
     found = get_object_or_404(Hand.objects.owned_by(request.user), pk=hand_id)
     return Response(HandDetailSerializer(found, context={"request": request}).data)

@@ -15,6 +15,8 @@ from games.models import Hand, Match
 from tests.analysis.hands import random_record
 from tests.records import MARCH, SPEC_RECORD
 
+from .library_helpers import decision, finish_review
+
 pytestmark = pytest.mark.django_db
 
 EGN = Path(__file__).resolve().parents[1] / "fixtures" / "egn"
@@ -133,7 +135,9 @@ def test_one_hand_comes_with_its_record_and_another_users_is_not_found(
     client.force_login(alice)
     body = client.get(reverse("api:hand", args=[mine.pk])).json()
     assert body["record"] == format_record(parse_record(MARCH))
-    assert body["outcome"] == "march"
+    assert body["outcome"] == "march" and body["mistakes"] is None
+    finish_review(mine, [decision("play", "blunder")])
+    assert client.get(reverse("api:hand", args=[mine.pk])).json()["mistakes"] == 1
     assert client.get(reverse("api:hand", args=[theirs.pk])).status_code == 404
 
 

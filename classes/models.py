@@ -11,8 +11,10 @@ from django.db import IntegrityError, models, transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from games.engine.cards import parse_card
 from games.forms import PRESET_LABELS
 from games.models import Hand
+from games.table import card_text
 from lessons.models import Lesson
 from lessons.quiz.skills import SKILLS
 
@@ -446,3 +448,11 @@ class HandAnswer(models.Model):
 
     def __str__(self) -> str:
         return f"{self.submission.student}: {self.card} in {self.hand}"
+
+    @property
+    def card_text(self) -> str:
+        return card_text(parse_card(self.card))
+
+    @property
+    def best_text(self) -> str:
+        return ", ".join(card_text(parse_card(card)) for card in self.best)

@@ -11,7 +11,7 @@ from typing import Any
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.template import TemplateDoesNotExist
+from django.template import TemplateDoesNotExist, TemplateSyntaxError
 from django.template.loader import get_template
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
@@ -63,7 +63,7 @@ def _share_export_template() -> str:
     """The other feature's share/export panel, when it is installed."""
     try:
         get_template(SHARE_EXPORT)
-    except TemplateDoesNotExist:
+    except (TemplateDoesNotExist, TemplateSyntaxError):  # not there, or its tags not yet
         return ""
     return SHARE_EXPORT
 

@@ -299,6 +299,7 @@ def test_the_summary_lists_accuracy_marked_decisions_and_the_dd_table(
     for step in (marked_step("mistake"), marked_step("blunder")):
         assert f'href="/hands/{reviewed.pk}/?step={step}"' in summary
     assert "Double-dummy table" in summary and "♦ diamonds" in summary
+    assert '<th scope="colgroup" colspan="4">Alone</th>' in summary
     assert "Points N–S 0, E–W 2." in summary
     assert "Lichess" in summary  # the formula is explained on the page
 

@@ -1,0 +1,160 @@
+"""The replay page in a real browser, with a real worker reviewing the uploaded hand:
+step with the keyboard, jump to the marked mistakes, play a what-if line and come back."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from django.urls import NoReverseMatch, reverse
+from playwright.sync_api import Page, expect
+from pytest_django.live_server_helper import LiveServer
+
+from accounts.models import User
+from analysis.models import AnalysisJob
+from games.models import Hand
+from tests.games.replay_hands import record, review
+from tests.integration.conftest import StartWorker, start_worker  # noqa: F401 (a fixture)
+
+pytestmark = [pytest.mark.browser, pytest.mark.services, pytest.mark.django_db(transaction=True)]
+
+PASSWORD = "a-long-enough-passphrase-7"
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+
+
+def marked_step(cls: str, seat: str = "S") -> int:
+    return next(
+        i for i, d in enumerate(review()["decisions"]) if d["seat"] == seat and d["class"] == cls
+    )
+
+
+def upload(page: Page, live_server: LiveServer, user: User) -> None:
+    """Upload the hand through the upload page (or store it directly where there is none)."""
+    try:
+        upload_url = reverse("games:upload")
+    except NoReverseMatch:
+        hand, _ = Hand.objects.create_from_record(user, record(), title="Hand for review")
+        page.goto(live_server.url + reverse("games:hand_review", args=[hand.pk]))
+        return
+    page.goto(live_server.url + upload_url)
+    page.get_by_label("Paste hands").fill(json.dumps(record()))
+    page.get_by_label("Title").fill("Hand for review")
+    page.get_by_role("button", name=re.compile("Upload", re.I)).click()
+
+
+TOO_WIDE = """() => [...document.querySelectorAll('body *')]
+  .filter(e => e.getBoundingClientRect().right > window.innerWidth + 1)
+  .filter(e => !e.closest('.table-scroll'))
+  .slice(0, 8)
+  .map(e => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right))"""
+
+
+def too_wide(page: Page) -> list[str]:
+    """The elements that stick out on the right, for the failure message."""
+    return list(page.evaluate(TOO_WIDE))
+
+
+def step_shown(page: Page) -> int:
+    return int(page.locator("#replay").get_attribute("data-step") or "-1")
+
+
+def test_a_player_uploads_a_hand_and_learns_from_its_review_with_the_keyboard(
+    live_server: LiveServer,
+    page: Page,
+    artifacts: Path,
+    start_worker: StartWorker,  # noqa: F811
+) -> None:
+    worker = start_worker("replay-worker")
+    user = User.objects.create_user("erin", "erin@example.com", PASSWORD)
+    page.goto(live_server.url + "/accounts/login/")
+    page.get_by_label("Username").fill("erin")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+
+    upload(page, live_server, user)
+    expect(page.get_by_role("heading", level=1)).to_have_text("Hand for review")
+    hand = Hand.objects.get(owner=user)
+    assert page.url.startswith(live_server.url + f"/hands/{hand.pk}/")
+
+    # The page polls its status and reloads itself once the worker has reviewed the hand.
+    mistake_link = page.locator('#replay a[data-key="mistake"]')
+    try:
+        mistake_link.wait_for(timeout=90_000)
+    except Exception as error:
+        job = AnalysisJob.objects.get(hand=hand)
+        worker.check_alive()
+        raise AssertionError(
+            f"no review on the page; job {job.status}: {job.error}\n{worker.log()}"
+        ) from error
+    assert AnalysisJob.objects.get(hand=hand).status == AnalysisJob.Status.DONE
+    announce = page.locator("#replay-announce")
+
+    # Step with the keyboard alone.
+    page.locator("body").click(position={"x": 5, "y": 5})
+    for expected in (1, 2, 3):
+        page.keyboard.press("ArrowRight")
+        expect(announce).to_contain_text(f"Step {expected} of 25.")
+    assert page.url.endswith("step=3")
+    page.keyboard.press("ArrowLeft")
+    expect(announce).to_contain_text("Step 2 of 25.")
+    page.keyboard.press("End")
+    expect(announce).to_contain_text("Step 25 of 25.")
+    expect(page.get_by_role("heading", name="The hand is over")).to_be_visible()
+    page.keyboard.press("Home")
+    expect(announce).to_contain_text("The deal: North deals")
+
+    # m and b: South's mistake, then South's blunder, each with its options and values.
+    mistake, blunder = marked_step("mistake"), marked_step("blunder")
+    page.keyboard.press("m")
+    expect(announce).to_contain_text(f"Step {mistake} of 25.")
+    panel = page.locator(".panel--decision")
+    expect(panel.get_by_role("heading")).to_contain_text("South's card:")
+    expect(panel.locator(".mark").first).to_have_text("?")
+    page.keyboard.press("b")
+    expect(announce).to_contain_text(f"Step {blunder} of 25.")
+    expect(panel.locator(".mark").first).to_have_text("??")
+    expect(panel.locator("table.options tbody tr")).to_have_count(
+        len(review()["decisions"][blunder]["options"])
+    )
+    expect(panel).to_contain_text(review()["decisions"][blunder]["explanation"])
+    card = page.locator(".rseat--bottom .card--marked")
+    expect(card).to_have_attribute("aria-label", re.compile(r"of diamonds, the card chosen"))
+    assert f"step={blunder}" in page.url
+
+    page.screenshot(path=artifacts / "replay-desktop.png", full_page=True)
+    page.set_viewport_size(PHONE)
+    page.screenshot(path=artifacts / "replay-phone.png", full_page=True)
+    page.locator("#replay").scroll_into_view_if_needed()
+    page.screenshot(path=artifacts / "replay-phone-table.png")
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, f"the page is {overflow}px wider than the phone: {too_wide(page)}"
+    page.set_viewport_size(DESKTOP)
+
+    # A shared link opens on the step: reload the URL as it is.
+    page.reload()
+    expect(announce).to_contain_text(f"Step {blunder} of 25.")
+
+    # What if South had played the best card? Play it, let the solver finish, compare.
+    best_row = panel.locator("table.options tr.options__best")
+    best_row.get_by_role("link", name=re.compile("What if")).click()
+    whatif = page.locator(".panel--whatif")
+    expect(whatif.get_by_role("heading")).to_contain_text("What if")
+    expect(whatif.locator(".whatif-moves li")).to_have_count(1)
+    whatif.get_by_role("link", name="Let the solver finish").click()
+    expect(whatif).to_contain_text("This line:")
+    expect(whatif).to_contain_text("The hand as played:")
+    page.screenshot(path=artifacts / "replay-whatif-desktop.png", full_page=True)
+    page.set_viewport_size(PHONE)
+    page.screenshot(path=artifacts / "replay-whatif-phone.png", full_page=True)
+    page.set_viewport_size(DESKTOP)
+    moves = whatif.locator(".whatif-moves li").count()
+    page.keyboard.press("ArrowLeft")  # take back the solver's last card
+    expect(whatif.locator(".whatif-moves li")).to_have_count(moves - 1)
+    expect(whatif.get_by_role("link", name="Let the solver finish")).to_be_visible()
+    whatif.get_by_role("link", name=re.compile("Back to the main line")).click()
+    expect(page.locator(".panel--whatif")).to_have_count(0)
+    expect(announce).to_contain_text(f"Step {blunder} of 25.")
+    assert step_shown(page) == blunder

@@ -13,9 +13,10 @@ from django.urls import reverse
 from accounts.models import User
 from analysis.models import AnalysisJob, AnalysisResult
 from games.engine.cards import Seat
-from games.models import Hand
+from games.engine.rules import PRESETS
+from games.models import GamePlay, Hand
 
-from .conftest import PASSWORD
+from .conftest import PASSWORD, play_to_end_of_hand
 from .replay_hands import record, review
 
 pytestmark = pytest.mark.django_db
@@ -311,3 +312,14 @@ def test_the_hands_seat_is_the_default_point_of_view(
     reviewed.save()
     html = login(client, alice).get(url(reviewed)).content.decode()
     assert re.search(r'rseat rseat--bottom[^"]*">\s*<p class="rseat__name"><strong>West', html)
+
+
+def test_the_play_page_links_a_finished_hand_to_its_review(
+    client: Client, alice: User, sent: list[int]
+) -> None:
+    game = GamePlay.objects.start(alice, PRESETS["standard"], seed=3)
+    play_to_end_of_hand(game)
+    saved = game.saved_hands.get()
+    html = login(client, alice).get(reverse("games:game", args=[game.pk])).content.decode()
+    assert f'href="/hands/{saved.pk}/">Review this hand</a>' in html
+    assert client.get(url(saved)).status_code == 200

@@ -483,6 +483,11 @@ class AnalysisJob(models.Model):
                 **_done(result, from_cache=True), worker=""
             )
         self.refresh_from_db()
+        # Each hand keeps a count of its marked mistakes for the library's filter: bring it
+        # up to date now rather than at the next read.
+        from games.models import Hand
+
+        Hand.objects.filter(analysis_jobs__result=result).distinct().refresh_mistakes()
 
     def _wait_for_identical(self, attempt: int) -> None:
         wait = settings.ANALYSIS_QUEUE_WAIT_SECONDS[self.queue]

@@ -121,6 +121,24 @@ def test_running_a_job_claims_it_and_saves_the_review(alice: User, fake_review: 
     assert job.deadline is None
 
 
+def test_a_finished_review_updates_the_hands_count_of_mistakes_at_once(
+    alice: User, fake_review: FakeReview, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    hand = make_hand(alice)
+    marked = [{"class": "blunder"}, {"class": "inaccuracy"}, {"class": "mistake"}, {}]
+    original = fake_review.__call__
+
+    def with_marks(*args: Any, **kwargs: Any) -> dict[str, Any]:
+        review = original(*args, **kwargs)
+        review["decisions"] = marked
+        return review
+
+    monkeypatch.setattr(models, "review_hand", with_marks)
+    job_of(hand).run("worker@one")
+    hand.refresh_from_db()
+    assert (hand.mistakes, hand.mistakes_job_id) == (2, job_of(hand).pk)
+
+
 def test_the_real_review_of_a_hand_has_one_entry_per_decision(alice: User) -> None:
     hand = make_hand(alice)
     job, _ = AnalysisJob.objects.request(hand, ReviewParams(samples=1))

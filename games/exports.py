@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Literal
 
 from django.utils.text import slugify
@@ -13,7 +14,7 @@ from games.engine.egn import EgnAnnotation, write_egn
 from games.engine.notation import format_notation
 from games.engine.record import HandRecord, parse_record
 
-from .models import Hand
+from .models import Hand, Match
 
 FORMATS = ("json", "text", "analysis", "egn")
 
@@ -91,25 +92,55 @@ def export_hand(hand: Hand, fmt: str) -> Export:
 
 
 def _egn(hand: Hand) -> str:
-    from games.engine.egn import EgnWriteError
-
-    record = parse_record(hand.record)
-    result = hand.latest_review()
-    notes = review_annotations(record, result.review) if result is not None else []
     players = ["North", "East", "South", "West"]
     index = "NESW".find(hand.seat)
     if index >= 0:
         players[index] += " (me)"
+    return _egn_of([hand], title=str(hand), date=hand.created, players=players, what="This hand")
+
+
+def export_match(match: Match) -> Export:
+    """A whole uploaded match as one EGN file, its hands in order, each with its review's
+    marks: it opens in other EGN tools as the match it came from, reviewed."""
+    hands = list(match.hands.order_by("number_in_match", "id"))
+    if not hands:
+        raise ExportUnavailable("This match has no hands left.")
+    name = slugify(str(match)) or f"match-{match.pk}"
+    text = _egn_of(
+        hands,
+        title=str(match),
+        date=match.created,
+        players=["North", "East", "South", "West"],
+        what="This match",
+    )
+    return Export(text, "application/json", f"{name}.egn")
+
+
+def _egn_of(hands: list[Hand], *, title: str, date: datetime, players: list[str], what: str) -> str:
+    from games.engine.egn import EgnWriteError
+
+    records = [parse_record(hand.record) for hand in hands]
+    reviews = [hand.latest_review() for hand in hands]
+    notes = [
+        review_annotations(record, result.review) if result is not None else []
+        for record, result in zip(records, reviews, strict=True)
+    ]
+    reviewed = sum(result is not None for result in reviews)
+    if reviewed == len(hands):
+        marks = " with its review's marks." if len(hands) == 1 else " with the reviews' marks."
+    elif reviewed:
+        marks = f", {reviewed} of its {len(hands)} hands with their reviews' marks."
+    else:
+        marks = "."
     try:
         match = write_egn(
-            [record],
-            title=str(hand),
-            description="Exported from Euchre School"
-            + (" with its review's marks." if result is not None else "."),
-            date=hand.created.strftime("%Y-%m-%dT%H:%M"),
+            records,
+            title=title,
+            description="Exported from Euchre School" + marks,
+            date=date.strftime("%Y-%m-%dT%H:%M"),
             players=players,
-            annotations=[notes],
+            annotations=notes,
         )
     except EgnWriteError as error:
-        raise ExportUnavailable(f"This hand cannot be written as EGN: {error}.") from None
+        raise ExportUnavailable(f"{what} cannot be written as EGN: {error}.") from None
     return json.dumps(match, indent=2) + "\n"

@@ -11,6 +11,7 @@ urlpatterns = [
     path("hands/<int:pk>/retry/", views.hand_retry_analysis, name="hand_retry_analysis"),
     path("hands/<int:pk>/export/<str:fmt>/", views.hand_export, name="hand_export"),
     path("hands/<int:pk>/share/", views.hand_share, name="hand_share"),
+    path("matches/<int:pk>/export/egn/", views.match_export, name="match_export"),
     path("hands/<int:pk>/unshare/", views.hand_unshare, name="hand_unshare"),
     path("hands/<int:pk>/", review_views.hand_review, name="hand_review"),
     path(

@@ -16,7 +16,7 @@ from analysis.solver.review import ReviewParams
 
 from .access import HandAccess, hand_for_viewer
 from .exports import FORMATS as EXPORT_FORMATS
-from .exports import ExportUnavailable, export_hand
+from .exports import Export, ExportUnavailable, export_hand, export_match
 from .forms import HandFilterForm, StartGameForm, UploadForm
 from .library import filter_hands, latest_jobs, review_status
 from .links import hand_page_url
@@ -191,6 +191,21 @@ def hand_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
             status=404 if fmt not in EXPORT_FORMATS else 409,
             content_type="text/plain; charset=utf-8",
         )
+    return _download(export)
+
+
+@login_required
+def match_export(request: HttpRequest, pk: int) -> HttpResponse:
+    """A whole uploaded match as one EGN file, with the reviews' marks."""
+    match = get_object_or_404(Match.objects.filter(owner=request.user), pk=pk)
+    try:
+        export = export_match(match)
+    except ExportUnavailable as error:
+        return HttpResponse(f"{error}\n", status=409, content_type="text/plain; charset=utf-8")
+    return _download(export)
+
+
+def _download(export: Export) -> HttpResponse:
     response = HttpResponse(export.content, content_type=export.content_type)
     response["Content-Disposition"] = content_disposition_header(True, export.filename)
     response["X-Content-Type-Options"] = "nosniff"

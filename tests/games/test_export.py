@@ -1,6 +1,7 @@
 """Exports: /hands/<pk>/export/<fmt>/ as downloads, for the owner or the share link."""
 
 import json
+from pathlib import Path
 
 import pytest
 from django.test import Client
@@ -11,11 +12,14 @@ from games.engine.egn import read_egn
 from games.engine.notation import parse_notation
 from games.engine.record import format_record, parse_record
 from games.exports import review_annotations
+from games.models import Hand, Match
 from tests.records import MARCH, SPEC_RECORD
 
 from .library_helpers import decision, finish_review, hand_of
 
 pytestmark = pytest.mark.django_db
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "egn"
 
 
 def url(pk: int, fmt: str) -> str:
@@ -132,3 +136,43 @@ def test_another_users_hand_is_not_found_unless_shared(client: Client, alice, bo
     assert client.get(url(hand.pk, "egn") + "?share=guess").status_code == 404
     hand.unshare()
     assert client.get(url(hand.pk, "json") + f"?share={token}").status_code == 404
+
+
+def match_url(pk: int) -> str:
+    return reverse("games:match_export", args=[pk])
+
+
+def uploaded_match(owner: User) -> Match:
+    from games.uploads import parse_upload
+
+    text = (FIXTURES / "Six_Points_in_Two_Hands.egn").read_text()
+    upload = parse_upload(text, filename="Six_Points_in_Two_Hands.egn")
+    assert upload.ok, [h.error for h in upload.hands if h.error]
+    result = Hand.objects.store_upload(owner, upload, title="Club night")
+    assert result.match is not None
+    return result.match
+
+
+def test_a_whole_match_downloads_as_one_egn_with_every_hand_in_order(
+    client: Client, alice: User
+) -> None:
+    match = uploaded_match(alice)
+    hands = list(match.hands.order_by("number_in_match"))
+    finish_review(hands[1], [decision("call", "blunder")])
+    client.force_login(alice)
+    response = client.get(match_url(match.pk))
+    assert response.status_code == 200
+    assert response["Content-Disposition"] == 'attachment; filename="club-night.egn"'
+    back = read_egn(response.content)
+    assert [canonical(deal.record) for deal in back.deals] == [h.record for h in hands]
+    assert [[a.label for a in deal.annotations] for deal in back.deals[:2]] == [[], ["[??]"]]
+    description = json.loads(response.content)["metadata"]["description"]
+    assert f"1 of its {len(hands)} hands with their reviews' marks" in description
+
+
+def test_another_users_match_is_not_found(client: Client, alice: User, bob: User) -> None:
+    match = uploaded_match(bob)
+    client.force_login(alice)
+    assert client.get(match_url(match.pk)).status_code == 404
+    client.logout()
+    assert client.get(match_url(match.pk)).status_code == 302  # to the login page

@@ -226,14 +226,23 @@ class AssignmentForm(forms.Form):
     pass_mark = forms.IntegerField(label="Pass mark (%)", min_value=0, max_value=100, initial=80)
     attempts = forms.IntegerField(label="Attempts allowed", min_value=1, max_value=10, initial=1)
 
-    def __init__(self, *args: Any, classroom: Classroom, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, classroom: Classroom, editing: bool = False, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
-        sets = self.fields["practice_set"]
         students = self.fields["chosen_students"]
-        assert isinstance(sets, forms.ModelChoiceField)
         assert isinstance(students, forms.ModelMultipleChoiceField)
-        sets.queryset = PracticeSet.objects.owned_by(classroom.teacher)
         students.queryset = classroom.students.order_by("username")
+        if editing:
+            # The set stays: students' work so far is measured against its items.
+            del self.fields["practice_set"]
+        else:
+            sets = self.fields["practice_set"]
+            assert isinstance(sets, forms.ModelChoiceField)
+            sets.queryset = PracticeSet.objects.owned_by(classroom.teacher)
+
+    FIELDS = ("instructions", "start_at", "due_at", "pass_mark", "attempts")
+    """The settings an assignment keeps, besides its set and its students."""
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}

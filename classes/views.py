@@ -360,7 +360,11 @@ def practice_set_create(request: HttpRequest) -> HttpResponse:
 
 
 def _render_set(
-    request: HttpRequest, practice_set: PracticeSet, bound: Any = None, status: int = 200
+    request: HttpRequest,
+    practice_set: PracticeSet,
+    bound: Any = None,
+    status: int = 200,
+    set_form: PracticeSetForm | None = None,
 ) -> HttpResponse:
     teacher = request.user
     forms_by_kind = {
@@ -375,6 +379,7 @@ def _render_set(
         ],
         "open_kind": bound.prefix if bound is not None else None,
         "assigned": practice_set.assignments.count(),
+        "set_form": set_form or PracticeSetForm(instance=practice_set),
     }
     return render(request, "classes/set.html", context, status=status)
 
@@ -382,6 +387,32 @@ def _render_set(
 @login_required
 def practice_set(request: HttpRequest, pk: int) -> HttpResponse:
     return _render_set(request, _get_set_for_teacher(request, pk))
+
+
+@require_POST
+@login_required
+def practice_set_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    found = _get_set_for_teacher(request, pk)
+    form = PracticeSetForm(request.POST, instance=found)
+    if not form.is_valid():
+        return _render_set(request, PracticeSet.objects.get(pk=found.pk), set_form=form, status=400)
+    form.save()
+    messages.success(request, "Practice set renamed.")
+    return redirect("classes:practice_set", pk=found.pk)
+
+
+@require_POST
+@login_required
+def practice_set_delete(request: HttpRequest, pk: int) -> HttpResponse:
+    found = _get_set_for_teacher(request, pk)
+    if found.assignments.exists():
+        messages.error(
+            request, "This set has been assigned: delete its assignments first, or keep it."
+        )
+        return redirect("classes:practice_set", pk=found.pk)
+    found.delete()
+    messages.success(request, f"“{found.title}” deleted.")
+    return redirect("classes:practice_sets")
 
 
 @require_POST
@@ -434,17 +465,48 @@ def assignment_create(request: HttpRequest, pk: int) -> HttpResponse:
         assignment = Assignment.objects.create(
             classroom=found,
             practice_set=data["practice_set"],
-            instructions=data["instructions"],
-            start_at=data["start_at"],
-            due_at=data["due_at"],
-            pass_mark=data["pass_mark"],
-            attempts=data["attempts"],
+            **{name: data[name] for name in AssignmentForm.FIELDS},
         )
         assignment.chosen_students.set(data["chosen_students"])
         messages.success(request, f"“{assignment.title}” assigned to {found.name}.")
         return redirect("classes:assignment", pk=assignment.pk)
     status = 400 if request.method == "POST" else 200
     return render(request, "classes/assign.html", {"classroom": found, "form": form}, status=status)
+
+
+@login_required
+def assignment_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    """Change an assignment's dates, pass mark, attempts or students (not its set)."""
+    found = _get_assignment_for_teacher(request, pk)
+    initial = {name: getattr(found, name) for name in AssignmentForm.FIELDS}
+    initial["chosen_students"] = list(found.chosen_students.all())
+    form = AssignmentForm(
+        request.POST or None, classroom=found.classroom, editing=True, initial=initial
+    )
+    if request.method == "POST" and form.is_valid():
+        for name in AssignmentForm.FIELDS:
+            setattr(found, name, form.cleaned_data[name])
+        found.save()
+        found.chosen_students.set(form.cleaned_data["chosen_students"])
+        messages.success(request, "Assignment updated.")
+        return redirect("classes:assignment", pk=found.pk)
+    status = 400 if request.method == "POST" else 200
+    context = {"classroom": found.classroom, "form": form, "assignment": found}
+    return render(request, "classes/assign.html", context, status=status)
+
+
+@require_POST
+@login_required
+def assignment_delete(request: HttpRequest, pk: int) -> HttpResponse:
+    found = _get_assignment_for_teacher(request, pk)
+    if request.POST.get("confirm") != "yes":
+        messages.error(request, "Tick the box to confirm that the students' work goes too.")
+        return redirect("classes:assignment_edit", pk=found.pk)
+    classroom = found.classroom
+    title = found.title
+    found.delete()
+    messages.success(request, f"“{title}” and the work on it were deleted.")
+    return redirect("classes:classroom", pk=classroom.pk)
 
 
 @login_required

@@ -116,6 +116,16 @@ TABLE: list[tuple[str, str, dict[str, Any], tuple[Any, ...]]] = [
         (LOGIN, 404, 404, 200, 404, 200),
     ),
     ("get", "/classes/assignments/{assignment}/grid.csv", {}, (LOGIN, 404, 404, 404, 404, 200)),
+    ("get", "/classes/assignments/{assignment}/edit/", {}, (LOGIN, 404, 404, 404, 404, 200)),
+    (
+        "post",
+        "/classes/assignments/{assignment}/delete/",
+        {"confirm": "yes"},
+        (LOGIN, 404, 404, 404, 404, 302),
+    ),
+    ("post", "/classes/sets/{set}/edit/", {"title": "New"}, (LOGIN, 404, 404, 404, 404, 302)),
+    # The teacher's, but the set is assigned: sent back with a message, not deleted.
+    ("post", "/classes/sets/{set}/delete/", {}, (LOGIN, 404, 404, 404, 404, 302)),
     (
         "get",
         "/classes/assignments/{assignment}/students/{student}/",

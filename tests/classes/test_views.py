@@ -438,3 +438,57 @@ def test_the_api_grid_gives_each_students_items(assignment: Assignment, teacher:
     assert [s["username"] for s in data["students"]] == ["student"]
     assert data["students"][0]["state"] == "not_started"
     assert len(data["students"][0]["items"]) == 2
+
+
+def test_a_teacher_moves_the_due_date_and_changes_the_students(
+    assignment: Assignment, classroom: Classroom, teacher: User, student: User
+) -> None:
+    client = signed_in(teacher)
+    url = reverse("classes:assignment_edit", args=[assignment.pk])
+    page = client.get(url).content.decode()
+    assert 'name="practice_set"' not in page and 'value="50"' in page
+    response = client.post(
+        url,
+        {"due_at": "2031-03-01T09:30", "pass_mark": 60, "attempts": 3, "chosen_students": []},
+    )
+    assert response.status_code == 302
+    assignment.refresh_from_db()
+    assert assignment.due_at is not None and (assignment.due_at.year, assignment.due_at.hour) == (
+        2031,
+        9,
+    )
+    assert (assignment.pass_mark, assignment.attempts) == (60, 3)
+    bad = client.post(url, {"pass_mark": 60, "attempts": 0})
+    assert bad.status_code == 400 and "greater than or equal to 1" in bad.content.decode()
+
+
+def test_deleting_an_assignment_needs_the_box_ticked(
+    assignment: Assignment, classroom: Classroom, teacher: User, student: User
+) -> None:
+    assignment.submission_for(student).start()
+    client = signed_in(teacher)
+    url = reverse("classes:assignment_delete", args=[assignment.pk])
+    response = client.post(url, follow=True)
+    assert "Tick the box" in response.content.decode() and Assignment.objects.exists()
+    client.post(url, {"confirm": "yes"})
+    assert not Assignment.objects.exists() and not Submission.objects.exists()
+
+
+def test_an_assigned_set_is_kept_and_an_unassigned_one_deleted(
+    assignment: Assignment, teacher: User
+) -> None:
+    client = signed_in(teacher)
+    practice_set = assignment.practice_set
+    url = reverse("classes:practice_set_delete", args=[practice_set.pk])
+    response = client.post(url, follow=True)
+    assert "delete its assignments first" in response.content.decode()
+    spare = PracticeSet.objects.create(teacher=teacher, title="Spare")
+    client.post(reverse("classes:practice_set_delete", args=[spare.pk]))
+    assert list(PracticeSet.objects.all()) == [practice_set]
+    client.post(reverse("classes:practice_set_edit", args=[practice_set.pk]), {"title": "Week 2"})
+    practice_set.refresh_from_db()
+    assert practice_set.title == "Week 2"
+    response = client.post(
+        reverse("classes:practice_set_edit", args=[practice_set.pk]), {"title": ""}
+    )
+    assert response.status_code == 400 and "This field is required" in response.content.decode()

@@ -447,6 +447,9 @@ class Page:
     notes: list[str]
     params: Params
     """The parameters shown, once checked: the step clamped, the side line's legal part."""
+    play_on: list[tuple[str, str]] = field(default_factory=list)
+    """At the end of an unfinished record: each legal next action and its side line's URL."""
+    play_on_finish: str = ""
 
 
 class Replay:
@@ -557,7 +560,7 @@ def solver_action(state: HandState, solvers: Solvers) -> Action:
         try:
             position = position_of(state)
         except Unknown as unknown:
-            raise SolverError(f"the solver needs every card known: {unknown.reason}") from None
+            raise SolverError(f"it needs every card known ({unknown.reason})") from None
         values = solvers(position).options(position)
         if position.to_move % 2 == 0:  # North–South maximise their tricks
             pick = max(values, key=lambda c: (values[c], -c))
@@ -568,12 +571,12 @@ def solver_action(state: HandState, solvers: Solvers) -> Action:
         try:
             tricks = discard_options(state, solvers)
         except Unknown as unknown:
-            raise SolverError(f"the solver needs every card known: {unknown.reason}") from None
+            raise SolverError(f"it needs every card known ({unknown.reason})") from None
         return Discard(max(tricks, key=lambda c: (tricks[c], -c.index)))
     try:
         return standard_policy(state, seat)
     except Exception as error:  # the policy is not meant to fail; say so rather than crash
-        raise SolverError(f"the bidding policy could not decide: {error}") from None
+        raise SolverError(f"its bidding policy could not decide ({error})") from None
 
 
 def solver_finish(state: HandState, *, moves: int | None = None) -> list[Action]:
@@ -768,6 +771,11 @@ def build_page(
         walk.apply(action)
 
     tricks = _completed_tricks(state, card_marks)
+    play_on = []
+    if side is None and step == total and not state.is_terminal:
+        play_on = [
+            (action_label(a, state), url(line=(action_token(a),))) for a in state.legal_actions()
+        ]
     announce = _announcement(replay, state, step, line, see_all, viewer)
     jumps = {}
     for cls in CLASSES:
@@ -816,6 +824,8 @@ def build_page(
         outcome=result_text(state) if state.is_terminal else "",
         notes=[n for n in notes if n],
         params=params,
+        play_on=play_on,
+        play_on_finish=url(auto="all") if play_on else "",
     )
 
 
@@ -983,7 +993,7 @@ def with_solver_moves(replay: Replay, params: Params) -> tuple[Params, str]:
         message = ""
     except SolverError as problem:
         taken = []
-        message = f"The solver cannot play on: {problem}."
+        message = f"The solver cannot play on from here: {problem}."
     line = (*done, *(action_token(a) for a in taken))
     step, line = replay.normalise(step, line)
     return Params(step, params.seat, params.view, line, params.share), message

@@ -133,9 +133,21 @@ def test_a_player_uploads_a_hand_and_learns_from_its_review_with_the_keyboard(
     assert overflow <= 0, f"the page is {overflow}px wider than the phone: {too_wide(page)}"
     page.set_viewport_size(DESKTOP)
 
+    # Only what South saw: the other hands are hidden, and back to everything.
+    page.get_by_role("link", name="Only what South saw").click()
+    expect(page.locator(".rhand")).to_have_count(1)
+    assert "view=seat" in page.url
+    page.get_by_role("link", name="Everything", exact=True).click()
+    expect(page.locator(".rhand")).to_have_count(4)
+
+    # The four-colour deck is remembered in this browser.
+    page.get_by_label(re.compile("Four-colour deck")).check()
+    expect(page.locator("html")).to_have_class(re.compile("four-colour"))
+
     # A shared link opens on the step: reload the URL as it is.
     page.reload()
     expect(announce).to_contain_text(f"Step {blunder} of 25.")
+    expect(page.locator("html")).to_have_class(re.compile("four-colour"))
 
     # What if South had played the best card? Play it, let the solver finish, compare.
     best_row = panel.locator("table.options tr.options__best")

@@ -15,6 +15,7 @@ from analysis.models import AnalysisJob, AnalysisResult
 from games.engine.cards import Seat
 from games.engine.rules import PRESETS
 from games.models import GamePlay, Hand
+from tests.records import SPEC_RECORD
 
 from .conftest import PASSWORD, play_to_end_of_hand
 from .replay_hands import record, review
@@ -323,3 +324,38 @@ def test_the_play_page_links_a_finished_hand_to_its_review(
     html = login(client, alice).get(reverse("games:game", args=[game.pk])).content.decode()
     assert f'href="/hands/{saved.pk}/">Review this hand</a>' in html
     assert client.get(url(saved)).status_code == 200
+
+
+# -- records that do not know everything ----------------------------------------------------------
+
+
+def test_a_record_with_an_unknown_discard_is_steppable_and_the_solver_says_why(
+    client: Client, alice: User, sent: list[int]
+) -> None:
+    data = record()
+    data["hands"]["N"] = ["??" if card == "QD" else card for card in data["hands"]["N"]]
+    data["discard"] = "??"
+    hand, _ = Hand.objects.create_from_record(alice, data)
+    login(client, alice)
+    for step in range(26):
+        assert client.get(url(hand, step=str(step))).status_code == 200
+    html = client.get(url(hand)).content.decode()
+    assert "hands.N: the double-dummy table needs every card known" in html
+    response = client.get(url(hand, step="0", line="order_up", auto="all"), follow=True)
+    html = response.content.decode()
+    assert "The solver cannot play on from here: it needs every card known" in html
+    assert "What if…" in html  # the line played so far is kept
+
+
+def test_an_unfinished_record_can_be_played_on_to_the_end(
+    client: Client, alice: User, sent: list[int]
+) -> None:
+    hand, _ = Hand.objects.create_from_record(alice, SPEC_RECORD)
+    total = len(SPEC_RECORD["auction"]) + len(SPEC_RECORD["play"])
+    login(client, alice)
+    html = client.get(url(hand, step=str(total))).content.decode()
+    assert "The record stops here" in html and "Let the solver finish" in html
+    assert "The record stops before the end." in html
+    finished = client.get(url(hand, step=str(total), auto="all"), follow=True)
+    html = finished.content.decode()
+    assert "This line:" in html and "North called hearts" in html

@@ -312,6 +312,14 @@ class Assignment(models.Model):
     def is_past_due(self, now: datetime | None = None) -> bool:
         return self.due_at is not None and (now or timezone.now()) > self.due_at
 
+    def turned_in_count(self) -> int:
+        """How many of the assignment's students have turned their work in (or had it
+        returned)."""
+        return self.submissions.filter(
+            student__in=self.assignees(),
+            state__in=[Submission.State.TURNED_IN, Submission.State.RETURNED],
+        ).count()
+
     def submission_for(self, student: User) -> Submission:
         submission, _ = Submission.objects.get_or_create(assignment=self, student=student)
         return submission

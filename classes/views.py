@@ -250,7 +250,10 @@ def _render_classroom(
     context = {
         "classroom": found,
         "memberships": memberships,
-        "assignments": found.assignments.select_related("practice_set"),
+        "assignments": [
+            (assignment, assignment.assignees().count(), assignment.turned_in_count())
+            for assignment in found.assignments.select_related("practice_set")
+        ],
         "accounts_form": accounts_form or StudentAccountsForm(),
         "join_url": request.build_absolute_uri(join_path),
     }
@@ -552,7 +555,7 @@ def assignment_csv(request: HttpRequest, pk: int) -> HttpResponse:
     for number, item in enumerate(items, start=1):
         label = f"{number}. {item.describe()}"
         header += [f"{label}: done", f"{label}: score %", f"{label}: minutes"]
-    writer.writerow(header)
+    writer.writerow([_cell(value) for value in header])
     for row in rows:
         submission = row.submission
         turned_in = submission.turned_in_at if submission else None
@@ -571,8 +574,16 @@ def assignment_csv(request: HttpRequest, pk: int) -> HttpResponse:
                 "" if result.percent is None else result.percent,
                 "" if result.seconds is None else round(result.seconds / 60, 1),
             ]
-        writer.writerow(line)
+        writer.writerow([_cell(value) for value in line])
     return response
+
+
+def _cell(value: Any) -> Any:
+    """A CSV cell that a spreadsheet shows as text: a leading = + - or @ would make it a
+    formula (CSV injection), so such text gets a leading apostrophe."""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@"):
+        return "'" + value
+    return value
 
 
 @login_required

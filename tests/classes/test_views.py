@@ -492,3 +492,23 @@ def test_an_assigned_set_is_kept_and_an_unassigned_one_deleted(
         reverse("classes:practice_set_edit", args=[practice_set.pk]), {"title": ""}
     )
     assert response.status_code == 400 and "This field is required" in response.content.decode()
+
+
+def test_csv_cells_that_a_spreadsheet_would_run_as_formulas_are_text(
+    assignment: Assignment, classroom: Classroom, teacher: User
+) -> None:
+    classroom.add_student(make_user("=cmd"))
+    response = signed_in(teacher).get(reverse("classes:assignment_csv", args=[assignment.pk]))
+    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    assert [row[0] for row in rows if "cmd" in row[0]] == ["'=cmd"]
+
+
+def test_the_class_page_counts_the_work_turned_in(
+    assignment: Assignment, classroom: Classroom, teacher: User, student: User
+) -> None:
+    classroom.add_student(make_user("other"))
+    submission = assignment.submission_for(student)
+    submission.start()
+    submission.turn_in()
+    page = signed_in(teacher).get(reverse("classes:classroom", args=[classroom.pk]))
+    assert "1 of 2 turned in" in page.content.decode()

@@ -676,6 +676,12 @@ def _student_submission(request: HttpRequest, found: Assignment) -> Submission:
     if not found.is_for(request.user):
         raise Http404("No such assignment.")
     submission = Submission.objects.filter(assignment=found, student=request.user).first()
+    if submission is not None and submission.state == Submission.State.TURNED_IN:
+        raise ClassError("You have turned this in: your teacher will return it.")
+    if submission is not None and submission.state == Submission.State.RETURNED:
+        if submission.attempts_left:
+            raise ClassError("Your work was returned: start a new attempt to try again.")
+        raise ClassError("Your work was returned and every attempt is used.")
     if submission is None or submission.state != Submission.State.IN_PROGRESS:
         raise ClassError("Start the assignment first: press “Start” on its page.")
     return submission

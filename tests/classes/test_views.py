@@ -512,3 +512,17 @@ def test_the_class_page_counts_the_work_turned_in(
     submission.turn_in()
     page = signed_in(teacher).get(reverse("classes:classroom", args=[classroom.pk]))
     assert "1 of 2 turned in" in page.content.decode()
+
+
+def test_an_item_of_work_turned_in_cannot_be_changed(assignment: Assignment, student: User) -> None:
+    submission = assignment.submission_for(student)
+    submission.start()
+    submission.turn_in()
+    item = assignment.practice_set.items.get(kind="hands")
+    client = signed_in(student)
+    response = client.get(reverse("classes:item_open", args=[assignment.pk, item.pk]), follow=True)
+    assert "You have turned this in" in response.content.decode()
+    hand = item.hands.get()
+    url = reverse("classes:hand_answer", args=[assignment.pk, item.pk, hand.pk])
+    client.post(url, {"card": "TH"})
+    assert not HandAnswer.objects.exists()

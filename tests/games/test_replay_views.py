@@ -359,3 +359,14 @@ def test_an_unfinished_record_can_be_played_on_to_the_end(
     finished = client.get(url(hand, step=str(total), auto="all"), follow=True)
     html = finished.content.decode()
     assert "This line:" in html and "North called hearts" in html
+
+
+def test_a_hand_without_a_review_job_offers_its_owner_a_review(
+    client: Client, alice: User, hand: Hand, django_capture_on_commit_callbacks: Any
+) -> None:
+    hand.analysis_jobs.all().delete()
+    html = login(client, alice).get(url(hand)).content.decode()
+    assert "This hand has not been reviewed yet." in html and "Review this hand" in html
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(reverse("games:hand_reanalyse", args=[hand.pk]))
+    assert hand.analysis_jobs.get().status == AnalysisJob.Status.QUEUED

@@ -425,6 +425,7 @@ def _make_search(
         nxt_list.append(other)
     nxt = tuple(nxt_list)
     players = sum(active)
+    lone = players == 3
     opponents = tuple(
         tuple(o for o in ((seat + 1) % 4, (seat + 3) % 4) if active[o]) for seat in range(4)
     )
@@ -454,8 +455,9 @@ def _make_search(
         return 1 if ns[win_seat] else 0
 
     def two(hands: list[int], leader: int, alpha: int, beta: int) -> int:
-        """The last two tricks of a four-handed play, solved outright: too small a tree to
-        be worth the table's key or the general search's bookkeeping.
+        """The last two tricks solved outright: too small a tree to be worth the table's
+        key or the general search's bookkeeping. With three players (a lone hand) the
+        third card completes the trick.
         """
         s1 = nxt[leader]
         s2 = nxt[s1]
@@ -498,8 +500,12 @@ def _make_search(
                     else:
                         w2, ws2 = w1, ws1
                     hands[s2] = h2 ^ b2
-                    best3 = -1 if max3 else 3
-                    m3 = h3 & lmask or h3
+                    if lone:  # the trick is complete: three cards
+                        best3 = last_trick(hands, ws2) + (1 if ns[ws2] else 0)
+                        m3 = 0
+                    else:
+                        best3 = -1 if max3 else 3
+                        m3 = h3 & lmask or h3
                     while m3:
                         b3 = m3 & -m3
                         m3 ^= b3
@@ -517,7 +523,8 @@ def _make_search(
                             best3 = value
                             if best3 <= a2:
                                 break
-                    hands[s3] = h3
+                    if not lone:
+                        hands[s3] = h3
                     if max2:
                         if best3 > best2:
                             best2 = best3
@@ -611,7 +618,7 @@ def _make_search(
         elif quick > ew_sure:
             ew_sure = quick
         hi = left - ew_sure
-        if left == 2 and players == 4 and lo != hi and lo < beta and hi > alpha:
+        if left == 2 and players > 2 and lo != hi and lo < beta and hi > alpha:
             return two(hands, leader, lo if lo > alpha else alpha, hi if hi < beta else beta)
         if lo >= beta or lo == hi:
             return lo

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
@@ -31,14 +31,9 @@ def marked_step(cls: str, seat: str = "S") -> int:
     )
 
 
-def upload(page: Page, live_server: LiveServer, user: User) -> None:
-    """Upload the hand through the upload page (or store it directly where there is none)."""
-    try:
-        upload_url = reverse("games:upload")
-    except NoReverseMatch:
-        hand, _ = Hand.objects.create_from_record(user, record(), title="Hand for review")
-        page.goto(live_server.url + reverse("games:hand_review", args=[hand.pk]))
-        return
+def upload(page: Page, live_server: LiveServer) -> None:
+    """Upload the hand through the upload page, as a player would."""
+    upload_url = reverse("games:upload")
     page.goto(live_server.url + upload_url)
     page.get_by_label("Paste hands").fill(json.dumps(record()))
     page.get_by_label("Title").fill("Hand for review")
@@ -74,7 +69,7 @@ def test_a_player_uploads_a_hand_and_learns_from_its_review_with_the_keyboard(
     page.get_by_label("Password").fill(PASSWORD)
     page.get_by_role("button", name="Log in").click()
 
-    upload(page, live_server, user)
+    upload(page, live_server)
     expect(page.get_by_role("heading", level=1)).to_have_text("Hand for review")
     hand = Hand.objects.get(owner=user)
     assert page.url.startswith(live_server.url + f"/hands/{hand.pk}/")

@@ -364,9 +364,10 @@ def call_foresight(
         if dealt is None:
             raise Unknown(f"{seat}'s own cards are not all known")
         hands, kitty = dealt
+        base = HandState(state.rules, state.dealer, hands, state.upcard, kitty)
+        _replay(base, state, seat)
         for option in options:
-            trial = HandState(state.rules, state.dealer, hands, state.upcard, kitty)
-            _replay(trial, state, seat)
+            trial = base.copy()
             trial.apply(option)
             while trial.phase not in (Phase.PLAY, Phase.DONE):
                 assert trial.current_seat is not None

@@ -13,6 +13,7 @@ notes what it cannot decide in ``undecided``.
 
 from __future__ import annotations
 
+import copy
 import enum
 import itertools
 from dataclasses import dataclass, field
@@ -161,6 +162,24 @@ class HandState:
             if self._queue:
                 self.phase = Phase.FARMER
                 self.current_seat = self._queue.pop(0)
+
+    def copy(self) -> HandState:
+        """An independent copy: applying actions to it leaves this state as it is. Much
+        quicker than dealing again and replaying the history, or ``copy.deepcopy``.
+        """
+        other = copy.copy(self)
+        other.hands = {seat: list(cards) for seat, cards in self.hands.items()}
+        other.kitty = list(self.kitty)
+        other.known = set(self.known)
+        other.auction = list(self.auction)
+        other.tricks = [_Trick(t.leader, list(t.cards), t.led) for t in self.tricks]
+        other.tricks_won = dict(self.tricks_won)
+        other.shown_out = {seat: set(suits) for seat, suits in self.shown_out.items()}
+        other.undecided = list(self.undecided)
+        other.history = list(self.history)
+        other.history_phases = list(self.history_phases)
+        other._queue = list(self._queue)
+        return other
 
     # -- queries ---------------------------------------------------------------------------
 

@@ -45,6 +45,23 @@ def test_every_hand_ends(rng: random.Random) -> None:
 
 @EXAMPLES
 @given(rng=st.randoms(use_true_random=False))
+def test_a_copy_plays_on_without_touching_the_original(rng: random.Random) -> None:
+    state = random_hand(rng, finish=False)
+    before = record_from_state(state)
+    copy = state.copy()
+    play_randomly(rng, copy, limit=MOST_ACTIONS_IN_A_HAND)
+    assert copy.is_terminal
+    assert record_from_state(state) == before  # the original has not moved
+    assert copy.history[: len(state.history)] == state.history
+    # The original replays the copy's actions to the same end.
+    for _, action in copy.history[len(state.history) :]:
+        state.apply(action)
+    assert record_from_state(state) == record_from_state(copy)
+    assert state.result() == copy.result()
+
+
+@EXAMPLES
+@given(rng=st.randoms(use_true_random=False))
 def test_cards_are_conserved(rng: random.Random) -> None:
     state = random_hand(rng)
     record = record_from_state(state)

@@ -122,6 +122,10 @@ def test_a_player_uploads_a_hand_and_learns_from_its_review_with_the_keyboard(
     page.screenshot(path=artifacts / "replay-desktop.png", full_page=True)
     page.set_viewport_size(PHONE)
     page.screenshot(path=artifacts / "replay-phone.png", full_page=True)
+    tops = page.eval_on_selector_all(
+        ".replay-nav__buttons li", "items => items.map(li => li.getBoundingClientRect().top)"
+    )
+    assert max(tops) - min(tops) < 20, f"the step buttons wrap on a phone: {tops}"
     page.locator("#replay").scroll_into_view_if_needed()
     page.screenshot(path=artifacts / "replay-phone-table.png")
     overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")

@@ -300,3 +300,12 @@ def test_a_hand_without_its_review_is_still_steppable() -> None:
 def test_a_review_of_another_record_is_ignored() -> None:
     other = review_hand(parse_record(SPEC_RECORD), ReviewParams(samples=0))
     assert Replay(record(), other).decisions is None
+
+
+def test_the_examples_in_the_docstrings_hold() -> None:
+    import doctest
+
+    import games.replay
+
+    failures, tried = doctest.testmod(games.replay)
+    assert tried >= 3 and failures == 0

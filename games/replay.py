@@ -406,6 +406,8 @@ class SideLine:
     finish_url: str
     next_url: str
     error: str = ""
+    hidden: str = ""
+    """Why no choices are listed: the seat to act is not the viewer's, in the one-seat view."""
     result: dict[str, Any] | None = None
     result_words: str = ""
 
@@ -954,7 +956,20 @@ def _side_line(
         moves.append(describe(seat, action, walk, discard_visible=True))
         walk.apply(action)
     choices = []
-    if not state.is_terminal:
+    hidden = ""
+    to_act = state.current_seat
+    if (
+        to_act is not None
+        and params.view != "all"
+        and to_act is not params.seat
+        and state.phase in (Phase.DISCARD, Phase.PLAY)
+    ):
+        # Listing another seat's cards would show what this view keeps hidden.
+        hidden = (
+            f"{to_act.word}'s cards are hidden while the page shows only what "
+            f"{params.seat.word} saw: let the solver play for {to_act.word}."
+        )
+    elif not state.is_terminal:
         for option in state.legal_actions():
             choices.append((action_label(option, state), url(line=(*line, action_token(option)))))
     side = SideLine(
@@ -967,6 +982,7 @@ def _side_line(
         finish_url="" if state.is_terminal else url(auto="all"),
         next_url="" if state.is_terminal else url(auto="1"),
         error=error,
+        hidden=hidden,
     )
     if state.is_terminal:
         side.result = state.result().to_json()

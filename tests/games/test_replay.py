@@ -229,6 +229,22 @@ def test_a_side_line_follows_the_engine_and_offers_the_next_choices(replay: Repl
     assert shown.step == step + 1
 
 
+def test_a_side_line_in_the_seat_view_keeps_the_next_seats_cards_hidden(replay: Replay) -> None:
+    step = first_marked(replay, Seat.S, "blunder")
+    line = replay.decisions[step]["foresight"]["best"]  # type: ignore[index]
+    # Play on (South's first choice each time) until another seat is to play.
+    everything = page(replay, step=str(step), line=line)
+    while everything.side is not None and everything.side.to_act == "South":
+        label, url = everything.side.choices[0]
+        line = url.split("line=")[1].split("&")[0]
+        everything = page(replay, step=str(step), line=line)
+    assert everything.side is not None and everything.side.choices and not everything.side.hidden
+    other = everything.side.to_act
+    shown = page(replay, step=str(step), line=line, view="seat", seat="S")
+    assert shown.side is not None and shown.side.to_act == other
+    assert shown.side.choices == [] and f"{other}'s cards are hidden" in shown.side.hidden
+
+
 def test_an_illegal_side_line_action_gets_a_clear_message(replay: Replay) -> None:
     step = first_marked(replay, Seat.S, "blunder")
     state = replay.state_at(step)

@@ -706,8 +706,12 @@ def _make_search(
                 if len(moves) > 1:
                     if ours:
                         moves = moves[::-1]
-                    else:
+                    elif len(moves) == 2:
+                        high, low = moves
                         # Win as cheaply as possible, else play the lowest card.
+                        if strength[low] > win or strength[high] <= win:
+                            moves = [low, high]
+                    else:
                         moves = [c for c in reversed(moves) if strength[c] > win] + [
                             c for c in reversed(moves) if strength[c] <= win
                         ]

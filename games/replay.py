@@ -280,7 +280,7 @@ def result_text(state: HandState) -> str:
     lone = " alone" if result.alone else ""
     return (
         f"{maker.word} called {strain}{lone}; {TEAM_WORDS[team]} took {tricks} "
-        f"trick{'s' if tricks != 1 else ''}. {TEAM_WORDS[scorer]} score{'' if points else ''} "
+        f"trick{'s' if tricks != 1 else ''}. {TEAM_WORDS[scorer]} score "
         f"{points} point{'s' if points != 1 else ''}."
     )
 

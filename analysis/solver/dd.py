@@ -435,6 +435,13 @@ def _make_search(
     plain_suits = tuple(s for s in range(4) if s != trump)
     ns = NS_SEATS
     stats = [0, -1]
+    # The history heuristic: leads that were best before, weighted by how much was left to
+    # play, are tried first where the table has no best lead for the position.
+    history = [0] * 24
+
+    def neg_history(card: int) -> int:
+        return -history[card]
+
     trump_mask = suit_mask[trump] if trump >= 0 else 0
     plain_masks = tuple(suit_mask[s] for s in plain_suits)
     above_best, top_card, top_run = _bound_tables(strain)
@@ -698,6 +705,8 @@ def _make_search(
             if win >= 0 and moves[0] != win and win in moves:
                 moves.remove(win)
                 moves.insert(0, win)
+            elif win < 0 and len(moves) > 1:
+                moves.sort(key=neg_history)
         else:
             follow = hand & suit_mask[led]
             ours = ns[win_seat] == ns[seat]
@@ -773,6 +782,7 @@ def _make_search(
         hands[seat] = hand
         if led < 0:
             stats[1] = best_card
+            history[best_card] += 1 << left
         return best
 
     return start, inner, stats

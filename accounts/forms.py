@@ -1,7 +1,9 @@
+from typing import Any
+
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
-from .models import User
+from .models import User, timezone_names
 
 
 class SignUpForm(UserCreationForm):
@@ -25,3 +27,22 @@ class SignUpForm(UserCreationForm):
                 "Log in, or reset your password if you have forgotten it."
             )
         return email
+
+
+class SettingsForm(forms.ModelForm):
+    """The user's own settings: for now, the time zone dates are entered and shown in."""
+
+    timezone = forms.ChoiceField(
+        label="Time zone",
+        help_text="Due dates are entered and shown in this zone.",
+    )
+
+    class Meta:
+        model = User
+        fields = ("timezone",)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["timezone"]
+        assert isinstance(field, forms.ChoiceField)
+        field.choices = [(name, name.replace("_", " ")) for name in timezone_names()]

@@ -1,5 +1,20 @@
+import zoneinfo
+from functools import cache
+
 from django.contrib.auth.models import AbstractUser
+from django.core.exceptions import ValidationError
 from django.db import models
+
+
+@cache
+def timezone_names() -> list[str]:
+    """The IANA time zones a user may choose, sorted (``UTC`` among them)."""
+    return sorted(zoneinfo.available_timezones() - {"Factory", "localtime"})
+
+
+def validate_timezone(value: str) -> None:
+    if value not in timezone_names():
+        raise ValidationError(f"“{value}” is not a time zone: choose one from the list.")
 
 
 class User(AbstractUser):
@@ -11,6 +26,12 @@ class User(AbstractUser):
 
     is_teacher = models.BooleanField(
         default=False, help_text="May create classes, practice sets and assignments."
+    )
+    timezone = models.CharField(
+        max_length=64,
+        default="UTC",
+        validators=[validate_timezone],
+        help_text="Dates and times are entered and shown in this zone (IANA name).",
     )
 
     def become_teacher(self) -> None:

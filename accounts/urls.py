@@ -7,6 +7,7 @@ app_name = "accounts"
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
+    path("settings/", views.settings, name="settings"),
     path(
         "login/",
         auth_views.LoginView.as_view(

@@ -5,6 +5,7 @@ from typing import Any
 from django import forms
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError
+from django.utils import timezone
 
 from accounts.models import User
 from games.engine.rules import PRESETS
@@ -39,8 +40,11 @@ class JoinForm(forms.Form):
 
     def clean_code(self) -> str:
         code = "".join(self.cleaned_data["code"].split()).replace("-", "").upper()
-        if not Classroom.objects.filter(join_code=code).exists():
+        found = Classroom.objects.filter(join_code=code).first()
+        if found is None:
             raise ValidationError("No class has this code. Check it with your teacher.")
+        if found.is_archived:
+            raise ValidationError(f"“{found.name}” is archived: joining it is closed.")
         return code
 
 
@@ -215,13 +219,13 @@ class AssignmentForm(forms.Form):
         required=False,
         label="Start (optional)",
         widget=DATETIME_WIDGET,
-        help_text="Students do not see the assignment before then (UTC).",
+        help_text="Students do not see the assignment before then.",
     )
     due_at = forms.DateTimeField(
         required=False,
         label="Due (optional)",
         widget=DATETIME_WIDGET,
-        help_text="Work turned in after it is still accepted, and marked late (UTC).",
+        help_text="Work turned in after it is still accepted, and marked late.",
     )
     pass_mark = forms.IntegerField(label="Pass mark (%)", min_value=0, max_value=100, initial=80)
     attempts = forms.IntegerField(label="Attempts allowed", min_value=1, max_value=10, initial=1)
@@ -230,6 +234,10 @@ class AssignmentForm(forms.Form):
         self, *args: Any, classroom: Classroom, editing: bool = False, **kwargs: Any
     ) -> None:
         super().__init__(*args, **kwargs)
+        # Entered and shown in the teacher's zone, which the request has activated.
+        zone = timezone.get_current_timezone_name()
+        for name in ("start_at", "due_at"):
+            self.fields[name].help_text += f" In your time zone, {zone} (change it in Settings)."
         students = self.fields["chosen_students"]
         assert isinstance(students, forms.ModelMultipleChoiceField)
         students.queryset = classroom.students.order_by("username")

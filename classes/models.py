@@ -48,7 +48,32 @@ class ClassroomQuerySet(models.QuerySet["Classroom"]):
         return self.filter(teacher=user)
 
     def attended_by(self, user: User) -> ClassroomQuerySet:
-        return self.filter(memberships__student=user)
+        """The classes ``user`` is a student of and that are open (not archived)."""
+        return self.filter(memberships__student=user, archived_at__isnull=True)
+
+    def active(self) -> ClassroomQuerySet:
+        return self.filter(archived_at__isnull=True)
+
+    def archived(self) -> ClassroomQuerySet:
+        return self.filter(archived_at__isnull=False)
+
+
+def teachers_of(student: User) -> models.QuerySet[User]:
+    """The teachers who may see ``student``'s hands (read-only) and comment on them: the
+    teachers of every class the student is in. This is the one place the rule lives; a
+    class being archived does not end it, taking the student out of the class does."""
+    from accounts.models import User
+
+    return User.objects.filter(classes_taught__memberships__student=student).distinct()
+
+
+def teaches(teacher: User, student: User) -> bool:
+    """Whether ``teacher`` is one of :func:`teachers_of` ``student``."""
+    return (
+        teacher.is_authenticated
+        and teacher.pk != student.pk
+        and teachers_of(student).filter(pk=teacher.pk).exists()
+    )
 
 
 class Classroom(models.Model):
@@ -63,6 +88,11 @@ class Classroom(models.Model):
         settings.AUTH_USER_MODEL, through="Membership", related_name="classes_attended"
     )
     created = models.DateTimeField(auto_now_add=True)
+    archived_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="Archived: gone from the students' lists and closed to joining.",
+    )
 
     objects = ClassroomQuerySet.as_manager()
 
@@ -72,11 +102,29 @@ class Classroom(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    @property
+    def is_archived(self) -> bool:
+        return self.archived_at is not None
+
+    def archive(self, now: datetime | None = None) -> None:
+        """Put the class away: it drops out of its students' lists and nobody can join it.
+        Its students, assignments and work stay, for when it is unarchived."""
+        if self.archived_at is None:
+            self.archived_at = now or timezone.now()
+            self.save(update_fields=["archived_at"])
+
+    def unarchive(self) -> None:
+        if self.archived_at is not None:
+            self.archived_at = None
+            self.save(update_fields=["archived_at"])
+
     def add_student(self, user: User) -> bool:
         """Put ``user`` in the class; ``False`` when they were in it already.
-        Raises :class:`ClassError` for the class's own teacher."""
+        Raises :class:`ClassError` for the class's own teacher, or when it is archived."""
         if user.pk == self.teacher_id:
             raise ClassError("You teach this class: you cannot join it as a student.")
+        if self.is_archived:
+            raise ClassError(f"“{self.name}” is archived: joining it is closed.")
         _, created = Membership.objects.get_or_create(classroom=self, student=user)
         return created
 

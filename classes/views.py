@@ -6,11 +6,13 @@ from __future__ import annotations
 import csv
 from datetime import datetime
 from typing import Any
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core import signing
 from django.db import IntegrityError, transaction
+from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -19,6 +21,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.models import User
 from games.engine.cards import parse_seat, parse_suit
+from games.models import Hand
 from lessons.display import Fact, card_choice, facts
 from lessons.progress import skill_mastery
 from lessons.quiz.skills import SKILLS
@@ -112,9 +115,12 @@ def _teacher_only(request: HttpRequest) -> HttpResponse | None:
 
 
 def _student_work(user: User) -> dict[str, list[dict[str, Any]]]:
-    """The student's assignments sorted as they need them: due, late, turned in, returned."""
-    assignments = Assignment.objects.visible_to_student(user).select_related(
-        "practice_set", "classroom"
+    """The student's assignments sorted as they need them: due, late, turned in, returned.
+    Those of archived classes are left out (they still open from a link)."""
+    assignments = (
+        Assignment.objects.visible_to_student(user)
+        .filter(classroom__archived_at__isnull=True)
+        .select_related("practice_set", "classroom")
     )
     submissions = {s.assignment_id: s for s in Submission.objects.filter(student=user)}
     work: dict[str, list[dict[str, Any]]] = {"due": [], "late": [], "done": [], "feedback": []}
@@ -149,7 +155,8 @@ def _render_index(
         "join_form": join_form or JoinForm(),
     }
     if user.is_teacher:
-        context["teaching"] = Classroom.objects.taught_by(user)
+        context["teaching"] = Classroom.objects.taught_by(user).active()
+        context["archived"] = Classroom.objects.taught_by(user).archived()
         context["class_form"] = class_form or ClassroomForm()
         context["sets"] = PracticeSet.objects.owned_by(user)
     return render(request, "classes/index.html", context, status=status)
@@ -215,7 +222,9 @@ def _join(request: HttpRequest, classroom: Classroom) -> HttpResponse:
         added = classroom.add_student(request.user)
     except ClassError as error:
         messages.error(request, str(error))
-        return redirect("classes:classroom", pk=classroom.pk)
+        if classroom.teacher_id == request.user.pk or classroom.has_student(request.user):
+            return redirect("classes:classroom", pk=classroom.pk)
+        return redirect("classes:index")
     if added:
         messages.success(request, f"You have joined “{classroom.name}”.")
     else:
@@ -244,6 +253,7 @@ def _render_classroom(
     found: Classroom,
     accounts_form: StudentAccountsForm | None = None,
     status: int = 200,
+    name_form: ClassroomForm | None = None,
 ) -> HttpResponse:
     memberships = found.memberships.select_related("student", "student__student_account")
     join_path = reverse("classes:join_code", args=[found.join_code])
@@ -255,9 +265,80 @@ def _render_classroom(
             for assignment in found.assignments.select_related("practice_set")
         ],
         "accounts_form": accounts_form or StudentAccountsForm(),
+        "name_form": name_form or ClassroomForm(instance=found, prefix="rename"),
         "join_url": request.build_absolute_uri(join_path),
     }
     return render(request, "classes/classroom_teacher.html", context, status=status)
+
+
+@require_POST
+@login_required
+def class_rename(request: HttpRequest, pk: int) -> HttpResponse:
+    found = _get_classroom_for_teacher(request, pk)
+    form = ClassroomForm(request.POST, instance=found, prefix="rename")
+    if not form.is_valid():
+        return _render_classroom(
+            request, Classroom.objects.get(pk=found.pk), name_form=form, status=400
+        )
+    form.save()
+    messages.success(request, f"Class renamed “{found.name}”.")
+    return redirect("classes:classroom", pk=found.pk)
+
+
+@require_POST
+@login_required
+def class_archive(request: HttpRequest, pk: int) -> HttpResponse:
+    found = _get_classroom_for_teacher(request, pk)
+    found.archive()
+    messages.success(
+        request,
+        f"“{found.name}” is archived: its students no longer see it and nobody can join it. "
+        "Unarchive it to open it again.",
+    )
+    return redirect("classes:classroom", pk=found.pk)
+
+
+@require_POST
+@login_required
+def class_unarchive(request: HttpRequest, pk: int) -> HttpResponse:
+    found = _get_classroom_for_teacher(request, pk)
+    found.unarchive()
+    messages.success(request, f"“{found.name}” is open again: its students see it, and can join.")
+    return redirect("classes:classroom", pk=found.pk)
+
+
+STUDENT_HANDS_SHOWN = 50
+
+
+@login_required
+def student_detail(request: HttpRequest, pk: int, user_pk: int) -> HttpResponse:
+    """One student of the class, for its teacher: their work on the class's assignments
+    and their latest hands, each opening on the replay page (read-only, with comments)."""
+    found = _get_classroom_for_teacher(request, pk)
+    student = _get_student_of(found, user_pk)
+    hands = (
+        Hand.objects.owned_by(student)
+        .annotate(comment_count=Count("comments"))
+        .order_by("-created", "-id")
+    )
+    submissions = {
+        s.assignment_id: s
+        for s in Submission.objects.filter(student=student, assignment__classroom=found)
+    }
+    work = [
+        (assignment, submissions.get(assignment.pk))
+        for assignment in found.assignments.select_related("practice_set")
+        if assignment.is_for(student)
+    ]
+    context = {
+        "classroom": found,
+        "student": student,
+        "hands": hands[:STUDENT_HANDS_SHOWN],
+        "hand_count": hands.count(),
+        "shown": STUDENT_HANDS_SHOWN,
+        "work": work,
+    }
+    return render(request, "classes/student.html", context)
 
 
 @require_POST
@@ -462,6 +543,9 @@ def item_move(request: HttpRequest, pk: int, item_pk: int) -> HttpResponse:
 @login_required
 def assignment_create(request: HttpRequest, pk: int) -> HttpResponse:
     found = _get_classroom_for_teacher(request, pk)
+    if found.is_archived:
+        messages.error(request, "This class is archived: unarchive it to give it work.")
+        return redirect("classes:classroom", pk=found.pk)
     form = AssignmentForm(request.POST or None, classroom=found)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -707,7 +791,8 @@ def item_open(request: HttpRequest, pk: int, item_pk: int) -> HttpResponse:
         url = reverse("lessons:practice_question", args=[item.skill])
         return redirect(f"{url}?level={item.level}&{suffix}")
     if item.kind == PracticeItem.Kind.GAME:
-        return redirect(reverse("games:play") + "?" + suffix)
+        query = urlencode({"preset": item.preset, "target": item.target})
+        return redirect(f"{reverse('games:play')}?{query}&{suffix}")
     if item.kind == PracticeItem.Kind.HANDS:
         return _render_hand_review(request, found, item, submission)
     messages.error(request, "This item's lesson has been removed; tell your teacher.")

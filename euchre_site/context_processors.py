@@ -32,3 +32,13 @@ def navigation(request: HttpRequest) -> dict[str, object]:
             current = ""
         links.append({"label": label, "url": url, "current": current})
     return {"navigation": links}
+
+
+def notifications(request: HttpRequest) -> dict[str, object]:
+    """How many unread notifications the signed-in user has, for the nav."""
+    from notifications.models import Notification
+
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return {"unread_notifications": 0}
+    return {"unread_notifications": Notification.objects.for_user(user).unread().count()}

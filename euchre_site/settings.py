@@ -69,6 +69,7 @@ INSTALLED_APPS = [
     "lessons",
     "analysis",
     "classes",
+    "notifications",
 ]
 
 MIDDLEWARE = [
@@ -81,6 +82,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "accounts.middleware.TimezoneMiddleware",
 ]
 
 ROOT_URLCONF = "euchre_site.urls"
@@ -97,6 +99,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "euchre_site.context_processors.navigation",
+                "euchre_site.context_processors.notifications",
             ],
         },
     },

@@ -10,6 +10,7 @@ urlpatterns = [
     path("analysis/", include("analysis.urls")),
     path("classes/", include("classes.urls")),
     path("accounts/", include("accounts.urls")),
+    path("notifications/", include("notifications.urls")),
     path("api/v1/", include("euchre_site.api_urls")),
     path("admin/", admin.site.urls),
 ]

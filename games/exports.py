@@ -4,6 +4,7 @@ review's marks as EGN annotations."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
@@ -11,10 +12,11 @@ from typing import Any, Literal
 from django.utils.text import slugify
 
 from games.engine.egn import EgnAnnotation, write_egn
+from games.engine.hand import Call, Discard, Play
 from games.engine.notation import format_notation
 from games.engine.record import HandRecord, parse_record
 
-from .models import Hand, Match
+from .models import Hand, HandComment, Match
 
 FORMATS = ("json", "text", "analysis", "egn")
 
@@ -30,43 +32,73 @@ class Export:
     filename: str
 
 
+Position = tuple[Literal["call", "play"], int]
+
+
+def step_positions(record: HandRecord) -> list[Position]:
+    """Where each step of the hand (each action of its history, as the replay numbers them)
+    goes in EGN: ``("call", i)`` for the i-th call of the bidding, ``("play", i)`` for the
+    i-th card played.
+
+    EGN has no place for the dealer's discard, so it goes on the auction's last call (the
+    one the dealer picked up on); a defender's call to defend alone, which EGN records as
+    ``aloneDefender`` rather than as a call, likewise goes on the last call.
+    """
+    calls = [i for i, (_, call) in enumerate(record.auction) if call.kind != "defend_alone"]
+    last_call: Position = ("call", len(calls) - 1)
+    out: list[Position] = []
+    call_index = play_index = 0
+    for _, action in record.state.history:
+        if isinstance(action, Play):
+            out.append(("play", play_index))
+            play_index += 1
+        elif isinstance(action, Call):
+            out.append(("call", calls.index(call_index)) if call_index in calls else last_call)
+            call_index += 1
+        else:  # the discard
+            out.append(last_call)
+    return out
+
+
 def review_annotations(record: HandRecord, review: dict[str, Any]) -> list[EgnAnnotation]:
     """The marked decisions of a review as EGN annotations (``[??]``, ``[?]``, ``[?!]`` and
-    the explanation), on the call or the card played they concern.
-
-    The review's decisions follow the hand's history: each call, the dealer's discard, each
-    card. EGN has no place for a discard's comment, so it goes on the auction's last call
-    (the one the dealer picked up on), and it says so; a defender's call to defend alone,
-    which EGN records as ``aloneDefender``, likewise goes on the last call.
-    """
+    the explanation), on the call or the card played they concern (:func:`step_positions`;
+    the review's decisions follow the hand's history, one per action)."""
     out: list[EgnAnnotation] = []
-    calls = [i for i, (_, call) in enumerate(record.auction) if call.kind != "defend_alone"]
-    call_index = play_index = 0
-    for decision in review.get("decisions", []):
-        kind = decision.get("kind")
-        if kind == "call":
-            at: tuple[Literal["call", "play"], int] = (
-                "call",
-                calls.index(call_index) if call_index in calls else len(calls) - 1,
-            )
-            call_index += 1
-        elif kind == "play":
-            at = ("play", play_index)
-            play_index += 1
-        else:  # the discard
-            at = ("call", len(calls) - 1)
+    for decision, (kind, index) in zip(
+        review.get("decisions", []), step_positions(record), strict=False
+    ):
         mark, explanation = decision.get("mark"), decision.get("explanation")
         if not mark:
             continue
         text = explanation or f"{decision.get('class', 'marked')}"
-        if kind == "discard":
+        if decision.get("kind") == "discard":
             text = f"The dealer's discard ({decision.get('chosen')}): {text}"
-        out.append(EgnAnnotation(at[0], at[1], f"[{mark}]", text))
+        out.append(EgnAnnotation(kind, index, f"[{mark}]", text))
     return out
 
 
-def export_hand(hand: Hand, fmt: str) -> Export:
-    """The hand in `fmt` (one of :data:`FORMATS`); ``ExportUnavailable`` says why not."""
+def comment_annotations(record: HandRecord, comments: Iterable[HandComment]) -> list[EgnAnnotation]:
+    """The comments on a hand's decisions as EGN annotations, ``Comment by <name>: …``, on
+    the call or card of their step (:func:`step_positions`), oldest first."""
+    positions = step_positions(record)
+    history = record.state.history
+    out: list[EgnAnnotation] = []
+    for comment in comments:
+        if not 0 <= comment.step < len(positions):
+            continue
+        kind, index = positions[comment.step]
+        prefix = f"Comment by {comment.author.username}"
+        if isinstance(history[comment.step][1], Discard):
+            prefix += " on the dealer's discard"
+        out.append(EgnAnnotation(kind, index, None, f"{prefix}: {comment.text}"))
+    return out
+
+
+def export_hand(hand: Hand, fmt: str, *, with_comments: bool = False) -> Export:
+    """The hand in `fmt` (one of :data:`FORMATS`); ``ExportUnavailable`` says why not. The
+    EGN carries the comments on the hand only ``with_comments`` (for those who may read
+    them: the owner and their teachers)."""
     name = slugify(str(hand)) or f"hand-{hand.pk}"
     if fmt == "json":
         text = json.dumps(hand.record, indent=2) + "\n"
@@ -87,21 +119,29 @@ def export_hand(hand: Hand, fmt: str) -> Export:
             json.dumps(data, indent=2) + "\n", "application/json", f"{name}-analysis.json"
         )
     if fmt == "egn":
-        return Export(_egn(hand), "application/json", f"{name}.egn")
+        return Export(_egn(hand, with_comments), "application/json", f"{name}.egn")
     raise ExportUnavailable(f"Unknown format {fmt!r}: choose one of {', '.join(FORMATS)}.")
 
 
-def _egn(hand: Hand) -> str:
+def _egn(hand: Hand, with_comments: bool) -> str:
     players = ["North", "East", "South", "West"]
     index = "NESW".find(hand.seat)
     if index >= 0:
         players[index] += " (me)"
-    return _egn_of([hand], title=str(hand), date=hand.created, players=players, what="This hand")
+    return _egn_of(
+        [hand],
+        title=str(hand),
+        date=hand.created,
+        players=players,
+        what="This hand",
+        with_comments=with_comments,
+    )
 
 
 def export_match(match: Match) -> Export:
     """A whole uploaded match as one EGN file, its hands in order, each with its review's
-    marks: it opens in other EGN tools as the match it came from, reviewed."""
+    marks and its comments: it opens in other EGN tools as the match it came from, reviewed.
+    Only the match's owner exports it, so the comments go along."""
     hands = list(match.hands.order_by("number_in_match", "id"))
     if not hands:
         raise ExportUnavailable("This match has no hands left.")
@@ -112,11 +152,20 @@ def export_match(match: Match) -> Export:
         date=match.created,
         players=["North", "East", "South", "West"],
         what="This match",
+        with_comments=True,
     )
     return Export(text, "application/json", f"{name}.egn")
 
 
-def _egn_of(hands: list[Hand], *, title: str, date: datetime, players: list[str], what: str) -> str:
+def _egn_of(
+    hands: list[Hand],
+    *,
+    title: str,
+    date: datetime,
+    players: list[str],
+    what: str,
+    with_comments: bool,
+) -> str:
     from games.engine.egn import EgnWriteError
 
     records = [parse_record(hand.record) for hand in hands]
@@ -125,6 +174,12 @@ def _egn_of(hands: list[Hand], *, title: str, date: datetime, players: list[str]
         review_annotations(record, result.review) if result is not None else []
         for record, result in zip(records, reviews, strict=True)
     ]
+    if with_comments:
+        comments: dict[int, list[HandComment]] = {}
+        for comment in HandComment.objects.filter(hand__in=hands).select_related("author"):
+            comments.setdefault(comment.hand_id, []).append(comment)
+        for at, (hand, record) in enumerate(zip(hands, records, strict=True)):
+            notes[at] = notes[at] + comment_annotations(record, comments.get(hand.pk, []))
     reviewed = sum(result is not None for result in reviews)
     if reviewed == len(hands):
         marks = " with its review's marks." if len(hands) == 1 else " with the reviews' marks."

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -7,7 +8,7 @@ from django import forms
 
 from games.engine.rules import DEFAULT_PRESET, PRESETS, Points, Rules
 
-from .models import Level
+from .models import COMMENT_LENGTH, Level
 from .uploads import MAX_UPLOAD_BYTES, ParsedUpload, decode_upload, parse_upload
 
 CUSTOM = "custom"
@@ -114,6 +115,38 @@ class StartGameForm(forms.Form):
                 initial=getattr(default, name),
                 required=False,
             )
+
+    LINK_FIELDS = {"preset": "rules", "target": "target"}
+    """What a link to the Play page may fill in (``/play/?preset=canadian-loner&target=10``):
+    the query parameter and the field it fills."""
+
+    @classmethod
+    def from_link(cls, query: Mapping[str, str]) -> tuple[StartGameForm, list[str]]:
+        """An unbound form pre-filled from a link's query string, each value checked by its
+        field: a bad one is left out, with a message saying so."""
+        initial: dict[str, Any] = {}
+        problems: list[str] = []
+        probe = cls()
+        for param, name in cls.LINK_FIELDS.items():
+            raw = query.get(param)
+            if raw is None or raw == "":
+                continue
+            field = probe.fields[name]
+            try:
+                value = field.clean(raw)
+            except forms.ValidationError:
+                choices = ", ".join(str(key) for key, _ in getattr(field, "choices", []))
+                shown = raw if len(raw) <= 30 else raw[:29] + "…"
+                problems.append(
+                    f"The link's {param} “{shown}” is not one of ours ({choices}): "
+                    "the form shows the usual one instead."
+                )
+                continue
+            if name == "rules" and value == CUSTOM:
+                problems.append("A link cannot ask for custom rules: choose them below.")
+                continue
+            initial[name] = value
+        return cls(initial=initial), problems
 
     def game_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in ("rules", "target", "partner_level", "opponents_level")]
@@ -288,3 +321,15 @@ class HandFilterForm(forms.Form):
         self.is_valid()
         data = getattr(self, "cleaned_data", {})
         return {name: value for name, value in data.items() if value not in (None, "")}
+
+
+class CommentForm(forms.Form):
+    """A comment on one decision of a hand; the view checks the step against the hand."""
+
+    step = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+    text = forms.CharField(
+        label="Add a comment on this decision",
+        max_length=COMMENT_LENGTH,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        error_messages={"required": "Write a comment first."},
+    )

@@ -619,3 +619,36 @@ class GamePlay(models.Model):
     def _reload_from(self, row: GamePlay) -> None:
         for name in ("hands", "scores", "status", "updated"):
             setattr(self, name, getattr(row, name))
+
+
+COMMENT_LENGTH = 1000
+
+
+class HandCommentQuerySet(models.QuerySet["HandComment"]):
+    def on(self, hand: Hand) -> HandCommentQuerySet:
+        return self.filter(hand=hand).select_related("author").order_by("step", "created", "id")
+
+
+class HandComment(models.Model):
+    """A comment on one decision of a hand, by its owner or one of the owner's teachers
+    (``games.comments`` says who may, and posts them)."""
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="comments")
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="hand_comments"
+    )
+    step = models.PositiveSmallIntegerField(
+        help_text="The decision commented on: the hand's action number, from 0, as on the "
+        "replay page (?step=N shows decision N)."
+    )
+    text = models.CharField(max_length=COMMENT_LENGTH)
+    created = models.DateTimeField(auto_now_add=True)
+
+    objects = HandCommentQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["step", "created", "id"]
+        indexes = [models.Index(fields=["hand", "step"], name="hand_comment_step")]
+
+    def __str__(self) -> str:
+        return f"{self.author} on {self.hand}, step {self.step}"

@@ -362,6 +362,8 @@ class MoveView:
     cls: str
     url: str
     current: bool
+    comments: int = 0
+    """How many comments the decision has (counted only for those who may see them)."""
 
 
 @dataclass
@@ -639,9 +641,12 @@ def build_page(
     base: str,
     default_seat: Seat,
     notes: list[str] | None = None,
+    comment_counts: Mapping[int, int] | None = None,
 ) -> Page:
-    """Everything the replay page shows for ``params``."""
+    """Everything the replay page shows for ``params``; ``comment_counts`` (step → the
+    number of comments on that decision) marks the move list."""
     notes = list(notes or [])
+    comment_counts = comment_counts or {}
     total = replay.total
     step = min(max(params.step, 0), total)
     if step != params.step:
@@ -768,6 +773,7 @@ def build_page(
             d.get("class") or "",
             url(step=i, line=()),
             current=side is None and i == step,
+            comments=comment_counts.get(i, 0),
         )
         (moves if isinstance(action, Play | Discard) else auction).append(view)
         walk.apply(action)

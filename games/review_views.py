@@ -6,9 +6,11 @@ what the page shows is worked out in ``games.replay``.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template import TemplateDoesNotExist, TemplateSyntaxError
@@ -19,9 +21,11 @@ from django.views.decorators.http import require_GET, require_POST
 from analysis.models import AnalysisJob
 from analysis.solver.review import ReviewParams
 
-from .access import hand_for_viewer
+from .access import HandAccess, hand_for_viewer
+from .comments import CommentError, comment_url, post_comment
 from .engine.cards import Seat
-from .models import Hand
+from .forms import CommentForm
+from .models import Hand, HandComment
 from .replay import (
     ACCURACY_K,
     Params,
@@ -91,7 +95,11 @@ def hand_review(request: HttpRequest, pk: int) -> HttpResponse:
             return redirect(push_url)
         notes.append(message)
 
-    page = build_page(replay, params, base=base, default_seat=default_seat, notes=notes)
+    comments = list(HandComment.objects.on(hand)) if access.can_comment else []
+    counts = Counter(comment.step for comment in comments)
+    page = build_page(
+        replay, params, base=base, default_seat=default_seat, notes=notes, comment_counts=counts
+    )
     current = page.params
     context: dict[str, Any] = {
         "hand": hand,
@@ -110,6 +118,7 @@ def hand_review(request: HttpRequest, pk: int) -> HttpResponse:
         "job": latest,
         "has_review": review is not None,
         "poll_seconds": POLL_SECONDS,
+        **_comments_context(access, page.step, [c for c in comments if c.step == page.step]),
     }
     if request.htmx and not request.htmx.history_restore_request:
         context["oob"] = True
@@ -164,3 +173,68 @@ def hand_reanalyse(request: HttpRequest, pk: int) -> HttpResponse:
     target = reverse("games:hand_review", args=[hand.pk])
     step = request.POST.get("step", "")
     return redirect(f"{target}?step={int(step)}" if step.isdigit() else target)
+
+
+def _comments_context(
+    access: HandAccess, step: int, comments: list[HandComment], form: CommentForm | None = None
+) -> dict[str, Any]:
+    """What the comments of one decision need; nothing for a viewer who may not see them."""
+    if not access.can_comment:
+        return {"can_comment": False}
+    return {
+        "can_comment": True,
+        "comments": comments,
+        "comment_step": step,
+        "comment_form": form or CommentForm(initial={"step": step}),
+    }
+
+
+@require_POST
+@login_required
+def hand_comment(request: HttpRequest, pk: int) -> HttpResponse:
+    """Post a comment on one decision of the hand: its owner or one of their teachers. With
+    htmx the decision's comments come back in place; without, the page at that step."""
+    access = hand_for_viewer(request, pk)
+    if not access.can_comment:
+        raise Http404("No such hand.")
+    hand = access.hand
+    form = CommentForm(request.POST)
+    steps = Replay(hand.record).total
+    step = form.data.get("step", "")
+    try:
+        step_number = int(step)
+    except (TypeError, ValueError):
+        step_number = -1
+    if form.is_valid():
+        step_number = form.cleaned_data["step"]
+        try:
+            post_comment(hand, request.user, step_number, form.cleaned_data["text"], steps=steps)
+        except CommentError as error:
+            form.add_error(None, str(error))
+    if not request.htmx:
+        if form.errors:
+            for errors in form.errors.values():
+                for error in errors:
+                    messages.error(request, f"Your comment was not posted: {error}")
+        else:
+            messages.success(request, "Comment posted.")
+        if 0 <= step_number < steps:
+            return redirect(comment_url(hand, step_number))
+        return redirect(reverse("games:hand_review", args=[hand.pk]))
+    if not 0 <= step_number < steps:
+        # Nothing to show the comments of: the page itself is out of date.
+        return HttpResponse(
+            f"This hand's decisions are steps 0 to {steps - 1}: reload the page.\n",
+            status=400,
+            content_type="text/plain; charset=utf-8",
+        )
+    comments = list(HandComment.objects.on(hand).filter(step=step_number))
+    context = {
+        "hand": hand,
+        "access": access,
+        "posted": not form.errors,
+        **_comments_context(access, step_number, comments, None if not form.errors else form),
+    }
+    # The fragment comes back with 200 even when the comment was refused: htmx 2 swaps
+    # no 4xx response, and the form must show its message in place.
+    return render(request, f"{TEMPLATE}#comments", context)

@@ -18,6 +18,7 @@ urlpatterns = [
         "hands/<int:pk>/review/status/", review_views.hand_review_status, name="hand_review_status"
     ),
     path("hands/<int:pk>/reanalyse/", review_views.hand_reanalyse, name="hand_reanalyse"),
+    path("hands/<int:pk>/comments/", review_views.hand_comment, name="hand_comment"),
     path("play/", views.play, name="play"),
     path("play/new/", views.start_game, name="start_game"),
     path("play/<int:pk>/", views.game, name="game"),

@@ -1,3 +1,4 @@
+from typing import Any
 from urllib.parse import urlencode
 
 from django.contrib import messages
@@ -184,7 +185,7 @@ def hand_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
     """A hand as a download; the share link's token works here too."""
     access = hand_for_viewer(request, pk)
     try:
-        export = export_hand(access.hand, fmt)
+        export = export_hand(access.hand, fmt, with_comments=access.can_comment)
     except ExportUnavailable as error:
         return HttpResponse(
             f"{error}\n",
@@ -245,7 +246,7 @@ def _get_game_for_user(request: HttpRequest, pk: int) -> GamePlay:
     return get_object_or_404(GamePlay.objects.owned_by(request.user), pk=pk)
 
 
-def _render_play(request: HttpRequest, form: StartGameForm) -> HttpResponse:
+def _render_play(request: HttpRequest, form: StartGameForm, assignment: Any = None) -> HttpResponse:
     games = GamePlay.objects.owned_by(request.user)
     return render(
         request,
@@ -254,13 +255,40 @@ def _render_play(request: HttpRequest, form: StartGameForm) -> HttpResponse:
             "form": form,
             "playing": games.filter(status=GamePlay.Status.PLAYING),
             "finished": games.filter(status=GamePlay.Status.FINISHED)[:10],
+            "assignment": assignment,
         },
     )
 
 
 @login_required
 def play(request: HttpRequest) -> HttpResponse:
-    return _render_play(request, StartGameForm())
+    """The Play page. A link may pre-fill the form (``?preset=canadian-loner&target=10``),
+    as an assignment's game does (``&assignment=<id>``, to show what the game is for)."""
+    form, problems = StartGameForm.from_link(request.GET)
+    for problem in problems:
+        messages.warning(request, problem)
+    return _render_play(request, form, _assignment_from_link(request))
+
+
+def _assignment_from_link(request: HttpRequest) -> Any:
+    """The student's assignment a link names, or ``None`` (an unknown or foreign one is
+    ignored, with a message)."""
+    from classes.models import Assignment
+
+    raw = request.GET.get("assignment", "")
+    if not raw:
+        return None
+    found = None
+    if raw.isdigit() and len(raw) < 10:
+        found = (
+            Assignment.objects.visible_to_student(request.user)
+            .select_related("practice_set")
+            .filter(pk=int(raw))
+            .first()
+        )
+    if found is None:
+        messages.warning(request, "The link's assignment is not one of yours: it was left out.")
+    return found
 
 
 @require_POST

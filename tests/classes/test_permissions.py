@@ -15,6 +15,7 @@ from django.test import Client
 
 from accounts.models import User
 from classes.models import Assignment, Classroom, PracticeItem, PracticeSet, Submission
+from games.models import HandComment
 
 from .conftest import make_hand, make_user
 
@@ -47,6 +48,8 @@ def world(db: None) -> World:
     assignment = Assignment.objects.create(classroom=classroom, practice_set=practice_set)
     assignment.chosen_students.set([student])
     Submission.objects.create(assignment=assignment, student=student)
+    student_hand = make_hand(student, title="Student's hand")
+    HandComment.objects.create(hand=student_hand, author=teacher, step=0, text="Why pass?")
     users = {
         "teacher": teacher,
         "other_teacher": other_teacher,
@@ -64,6 +67,7 @@ def world(db: None) -> World:
         "assignment": assignment.pk,
         "student": student.pk,
         "classmate": classmate.pk,
+        "student_hand": student_hand.pk,
     }
     return World(users, ids)
 
@@ -152,6 +156,62 @@ TABLE: list[tuple[str, str, dict[str, Any], tuple[Any, ...]]] = [
         {"card": "TH"},
         (LOGIN, 404, 404, 302, 404, 404),
     ),
+    # A class's settings and a student's page, for its teacher.
+    (
+        "post",
+        "/classes/{class}/rename/",
+        {"rename-name": "Friday club"},
+        (LOGIN, 404, 404, 404, 404, 302),
+    ),
+    ("post", "/classes/{class}/archive/", {}, (LOGIN, 404, 404, 404, 404, 302)),
+    ("post", "/classes/{class}/unarchive/", {}, (LOGIN, 404, 404, 404, 404, 302)),
+    ("get", "/classes/{class}/students/{student}/", {}, (LOGIN, 404, 404, 404, 404, 200)),
+    ("get", "/classes/{class}/students/{outsider}/", {}, (LOGIN, 404, 404, 404, 404, 404)),
+    # A student's hand: the student and their teacher, nobody else (not even a classmate).
+    ("get", "/hands/{student_hand}/", {}, (404, 404, 404, 200, 404, 200)),
+    (
+        "get",
+        "/hands/{student_hand}/?step=3",
+        {"HTTP_HX_REQUEST": "true"},
+        (404, 404, 404, 200, 404, 200),
+    ),
+    ("get", "/hands/{student_hand}/export/egn/", {}, (404, 404, 404, 200, 404, 200)),
+    ("get", "/hands/{student_hand}/review/status/", {}, (404, 404, 404, 200, 404, 200)),
+    # Read-only for the teacher: the owner's actions stay the owner's.
+    ("post", "/hands/{student_hand}/share/", {}, (LOGIN, 404, 404, 302, 404, 404)),
+    ("post", "/hands/{student_hand}/reanalyse/", {}, (404, 404, 404, 302, 404, 404)),
+    (
+        "post",
+        "/hands/{student_hand}/comments/",
+        {"step": 1, "text": "Comment"},
+        (LOGIN, 404, 404, 302, 404, 302),
+    ),
+    (
+        "post",
+        "/hands/{student_hand}/comments/",
+        {"step": 1, "text": "Comment", "HTTP_HX_REQUEST": "true"},
+        (LOGIN, 404, 404, 200, 404, 200),
+    ),
+    (
+        "post",
+        "/hands/{hand}/comments/",
+        {"step": 1, "text": "Hi"},
+        (LOGIN, 404, 404, 404, 404, 302),
+    ),
+    ("get", "/notifications/", {}, (LOGIN, 200, 200, 200, 200, 200)),
+    ("get", "/accounts/settings/", {}, (LOGIN, 200, 200, 200, 200, 200)),
+    (
+        "post",
+        "/accounts/settings/",
+        {"timezone": "Europe/London"},
+        (LOGIN, 302, 302, 302, 302, 302),
+    ),
+    (
+        "get",
+        "/play/?preset=canadian-loner&target=10&assignment={assignment}",
+        {},
+        (LOGIN, 200, 200, 200, 200, 200),
+    ),
     ("get", "/api/v1/classes/", {}, (403, 200, 200, 200, 200, 200)),
     ("get", "/api/v1/classes/assignments/{assignment}/grid", {}, (403, 404, 404, 404, 404, 200)),
 ]
@@ -176,7 +236,8 @@ def test_each_role_gets_exactly_its_pages(
         for k, v in data.items()
         if not k.startswith("HTTP_")
     }
-    response = getattr(client, method)(url.format(**world.ids), body, **headers)
+    ids = {**world.ids, "outsider": world.users["outsider"].pk}
+    response = getattr(client, method)(url.format(**ids), body, **headers)
     if expected == LOGIN:
         assert response.status_code == 302 and response["Location"].startswith("/accounts/login/")
     else:
@@ -192,6 +253,27 @@ def test_every_classes_url_is_in_the_table() -> None:
     routes = {shape("/classes/" + str(pattern.pattern)) for pattern in urls.urlpatterns}
     tabled = {shape(url) for _, url, _, _ in TABLE}
     assert routes - tabled == set()
+
+
+def test_every_url_of_comments_notifications_and_settings_is_in_the_table() -> None:
+    """The pages teachers and students reach through classes, outside /classes/: hands
+    (seen by a student's teacher), comments, notifications, settings."""
+    from django.urls import reverse
+
+    from notifications import urls as notification_urls
+
+    def shape(url: str) -> str:
+        return re.sub(r"\d+|\{[^}]+\}", "X", url.split("?")[0])
+
+    routes = {
+        reverse("games:hand_review", args=[1]),
+        reverse("games:hand_comment", args=[1]),
+        reverse("games:hand_export", args=[1, "egn"]).replace("/egn/", "/X/"),
+        reverse("accounts:settings"),
+        *("/notifications/" + str(p.pattern) for p in notification_urls.urlpatterns),
+    }
+    tabled = {shape(url).replace("/egn/", "/X/") for _, url, _, _ in TABLE}
+    assert {shape(route) for route in routes} - tabled == set()
 
 
 def test_the_student_never_sees_another_students_work(world: World) -> None:

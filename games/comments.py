@@ -1,0 +1,70 @@
+"""Comments on the decisions of a hand: who may read and post them, and who is told.
+
+The hand's owner and their teachers (``classes.models.teachers_of``) may; the page checks
+that through ``games.access.HandAccess.can_comment``. A teacher's comment notifies the
+owner; the owner's comment notifies the teachers who have commented on the hand.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from django.db import transaction
+from django.urls import reverse
+
+from classes.models import teachers_of
+from notifications.models import Notification
+
+from .models import COMMENT_LENGTH, Hand, HandComment
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
+EXCERPT = 80
+
+
+class CommentError(ValueError):
+    """A comment that cannot be posted; the message is meant for the user."""
+
+
+def comment_url(hand: Hand, step: int) -> str:
+    """The replay page at the step commented on, scrolled to its comments."""
+    return f"{reverse('games:hand_review', args=[hand.pk])}?step={step}#comments"
+
+
+def post_comment(hand: Hand, author: User, step: int, text: str, *, steps: int) -> HandComment:
+    """Post ``author``'s comment on decision ``step`` of ``hand`` (which has ``steps``
+    decisions) and notify whom it concerns. The caller has checked that ``author`` may
+    comment (``HandAccess.can_comment``)."""
+    text = text.strip()
+    if not text:
+        raise CommentError("Write a comment first.")
+    if len(text) > COMMENT_LENGTH:
+        raise CommentError(
+            f"A comment has at most {COMMENT_LENGTH} characters (this one has {len(text)})."
+        )
+    if not 0 <= step < steps:
+        raise CommentError(f"This hand's decisions are steps 0 to {steps - 1}, not {step}.")
+    with transaction.atomic():
+        comment = HandComment.objects.create(hand=hand, author=author, step=step, text=text)
+        _notify(comment)
+    return comment
+
+
+def _notify(comment: HandComment) -> None:
+    hand, author = comment.hand, comment.author
+    excerpt = comment.text if len(comment.text) <= EXCERPT else comment.text[: EXCERPT - 1] + "…"
+    url = comment_url(hand, comment.step)
+    if author.pk == hand.owner_id:
+        # The student answers: the teachers who commented on the hand (and teach them
+        # still) are told.
+        recipients = list(
+            teachers_of(hand.owner).filter(
+                pk__in=HandComment.objects.filter(hand=hand).values("author")
+            )
+        )
+        text = f"{author.username} answered on “{hand}”, step {comment.step}: {excerpt}"
+    else:
+        recipients = [hand.owner]
+        text = f"{author.username} commented on your hand “{hand}”, step {comment.step}: {excerpt}"
+    Notification.objects.notify(recipients, text, url)

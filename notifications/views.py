@@ -1,0 +1,24 @@
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from .models import Notification
+
+PER_PAGE = 30
+
+
+@login_required
+def index(request: HttpRequest) -> HttpResponse:
+    """The user's notifications, newest first. Those shown are marked read once the page
+    is rendered, but still stand out on it as new."""
+    page = Paginator(Notification.objects.for_user(request.user), PER_PAGE).get_page(
+        request.GET.get("page")
+    )
+    shown = list(page.object_list)
+    new = {n.pk for n in shown if not n.read}
+    response = render(
+        request, "notifications/index.html", {"page": page, "shown": shown, "new": new}
+    )
+    Notification.objects.filter(pk__in=new).update(read=True)
+    return response

@@ -326,7 +326,16 @@ class HandFilterForm(forms.Form):
 class CommentForm(forms.Form):
     """A comment on one decision of a hand; the view checks the step against the hand."""
 
-    step = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+    STEP_PROBLEM = "The page sent no decision to comment on: reload it and try again."
+    step = forms.IntegerField(
+        min_value=0,
+        widget=forms.HiddenInput,
+        error_messages={
+            "required": STEP_PROBLEM,
+            "invalid": STEP_PROBLEM,
+            "min_value": STEP_PROBLEM,
+        },
+    )
     text = forms.CharField(
         label="Add a comment on this decision",
         max_length=COMMENT_LENGTH,

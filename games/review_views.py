@@ -176,7 +176,10 @@ def hand_reanalyse(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _comments_context(
-    access: HandAccess, step: int, comments: list[HandComment], form: CommentForm | None = None
+    access: HandAccess,
+    step: int | str,
+    comments: list[HandComment],
+    form: CommentForm | None = None,
 ) -> dict[str, Any]:
     """What the comments of one decision need; nothing for a viewer who may not see them."""
     if not access.can_comment:
@@ -221,19 +224,15 @@ def hand_comment(request: HttpRequest, pk: int) -> HttpResponse:
         if 0 <= step_number < steps:
             return redirect(comment_url(hand, step_number))
         return redirect(reverse("games:hand_review", args=[hand.pk]))
-    if not 0 <= step_number < steps:
-        # Nothing to show the comments of: the page itself is out of date.
-        return HttpResponse(
-            f"This hand's decisions are steps 0 to {steps - 1}: reload the page.\n",
-            status=400,
-            content_type="text/plain; charset=utf-8",
-        )
-    comments = list(HandComment.objects.on(hand).filter(step=step_number))
+    valid_step = 0 <= step_number < steps
+    comments = list(HandComment.objects.on(hand).filter(step=step_number)) if valid_step else []
     context = {
         "hand": hand,
         "access": access,
         "posted": not form.errors,
-        **_comments_context(access, step_number, comments, None if not form.errors else form),
+        **_comments_context(
+            access, step_number if valid_step else "", comments, form if form.errors else None
+        ),
     }
     # The fragment comes back with 200 even when the comment was refused: htmx 2 swaps
     # no 4xx response, and the form must show its message in place.

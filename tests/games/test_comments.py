@@ -1,0 +1,238 @@
+"""Comments on the decisions of a hand: by its owner and their teachers, shown on the
+replay page at their step, notified, and exported with the EGN."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from accounts.models import User
+from classes.models import Classroom, teachers_of
+from games.engine.egn import read_egn
+from games.models import COMMENT_LENGTH, Hand, HandComment
+from notifications.models import Notification
+from tests.classes.conftest import make_hand, make_user
+
+pytestmark = pytest.mark.django_db
+
+# SPEC_RECORD: steps 0-4 are the five calls (N, E, S, W pass; N names hearts), steps
+# 5-12 the eight cards played.
+
+
+@pytest.fixture
+def teacher(db: None) -> User:
+    return make_user("mrsmith", teacher=True)
+
+
+@pytest.fixture
+def student(db: None) -> User:
+    return make_user("sam")
+
+
+@pytest.fixture
+def classroom(teacher: User, student: User) -> Classroom:
+    classroom = Classroom.objects.create(teacher=teacher, name="Thursday club")
+    classroom.add_student(student)
+    return classroom
+
+
+@pytest.fixture
+def hand(student: User, classroom: Classroom) -> Hand:
+    return make_hand(student, title="Club night 3")
+
+
+def signed_in(user: User) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def comment(client: Client, hand: Hand, step: object, text: str, **headers: str) -> object:
+    url = reverse("games:hand_comment", args=[hand.pk])
+    return client.post(url, {"step": step, "text": text}, **headers)
+
+
+def page(client: Client, hand: Hand, step: int, **query: str) -> str:
+    url = reverse("games:hand_review", args=[hand.pk])
+    response = client.get(url, {"step": step, **query})
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def test_the_teachers_of_a_student_are_those_of_their_classes(
+    teacher: User, student: User, classroom: Classroom
+) -> None:
+    other = make_user("other", teacher=True)
+    classmate = make_user("kim")
+    classroom.add_student(classmate)
+    assert list(teachers_of(student)) == [teacher]
+    assert list(teachers_of(classmate)) == [teacher]
+    assert list(teachers_of(teacher)) == []
+    assert other not in teachers_of(student)
+    classroom.remove_student(student)
+    assert list(teachers_of(student)) == []
+
+
+def test_a_teacher_comments_and_the_student_is_told(
+    teacher: User, student: User, hand: Hand
+) -> None:
+    response = comment(signed_in(teacher), hand, 5, "Why lead the right bower here?")
+    assert response.status_code == 302
+    assert response["Location"] == f"/hands/{hand.pk}/?step=5#comments"
+    [saved] = HandComment.objects.all()
+    assert (saved.author, saved.step, saved.text) == (teacher, 5, "Why lead the right bower here?")
+    [note] = Notification.objects.all()
+    assert note.recipient == student and not note.read
+    assert note.url == f"/hands/{hand.pk}/?step=5#comments"
+    assert note.text.startswith("mrsmith commented on your hand “Club night 3”, step 5:")
+
+
+def test_the_comment_shows_at_its_step_escaped_and_marks_the_move_list(
+    teacher: User, student: User, hand: Hand
+) -> None:
+    HandComment.objects.create(hand=hand, author=teacher, step=5, text="<b>Look</b> & think")
+    shown = page(signed_in(student), hand, 5)
+    assert "&lt;b&gt;Look&lt;/b&gt; &amp; think" in shown
+    assert "<b>Look</b>" not in shown
+    assert "mrsmith" in shown and "(teacher)" in shown
+    assert "1 comment." in shown  # the move list's label for step 5
+    elsewhere = page(signed_in(student), hand, 6)
+    assert "Look" not in elsewhere
+    assert "No comment on this decision yet." in elsewhere
+
+
+def test_a_students_reply_tells_the_teachers_who_commented(
+    teacher: User, student: User, classroom: Classroom, hand: Hand
+) -> None:
+    silent = make_user("silent", teacher=True)
+    Classroom.objects.create(teacher=silent, name="Chess club").add_student(student)
+    comment(signed_in(teacher), hand, 5, "Why?")
+    response = comment(signed_in(student), hand, 5, "I wanted to draw trump.")
+    assert response.status_code == 302
+    told = Notification.objects.filter(text__startswith="sam answered")
+    assert [n.recipient for n in told] == [teacher]
+    assert not Notification.objects.filter(recipient=silent).exists()
+
+
+def test_the_owner_may_comment_on_their_own_hand_without_a_class(db: None) -> None:
+    owner = make_user("solo")
+    own = make_hand(owner)
+    response = comment(signed_in(owner), own, 0, "Should I have ordered up?")
+    assert response.status_code == 302
+    assert HandComment.objects.get().author == owner
+    assert not Notification.objects.exists()  # nobody to tell
+
+
+@pytest.mark.parametrize(
+    ("step", "text", "message"),
+    [
+        ("", "Hi", "The page sent no decision to comment on: reload it"),
+        ("x", "Hi", "The page sent no decision to comment on: reload it"),
+        (-1, "Hi", "The page sent no decision to comment on: reload it"),
+        (13, "Hi", "This hand&#x27;s decisions are steps 0 to 12, not 13."),
+        (2, "   ", "Write a comment first."),
+        (2, "x" * (COMMENT_LENGTH + 1), f"at most {COMMENT_LENGTH} characters"),
+    ],
+)
+def test_a_bad_comment_is_refused_with_a_message_in_place(
+    teacher: User, hand: Hand, step: object, text: str, message: str
+) -> None:
+    response = comment(signed_in(teacher), hand, step, text, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200  # htmx swaps the fragment with the message
+    body = response.content.decode()
+    assert message in body
+    assert 'role="alert"' in body
+    assert not HandComment.objects.exists()
+
+
+def test_a_bad_comment_without_javascript_comes_back_with_a_message(
+    teacher: User, hand: Hand
+) -> None:
+    client = signed_in(teacher)
+    response = comment(client, hand, 99, "Hi")
+    assert response.status_code == 302
+    followed = client.get(response["Location"]).content.decode()
+    assert "Your comment was not posted: This hand&#x27;s decisions are steps 0 to 12" in followed
+
+
+def test_the_htmx_post_returns_the_steps_comments_with_the_new_one(
+    teacher: User, hand: Hand
+) -> None:
+    HandComment.objects.create(hand=hand, author=teacher, step=3, text="Earlier")
+    HandComment.objects.create(hand=hand, author=teacher, step=4, text="Elsewhere")
+    response = comment(signed_in(teacher), hand, 3, "And now", HTTP_HX_REQUEST="true")
+    body = response.content.decode()
+    assert body.lstrip().startswith('<div id="comments"')
+    assert body.index("Earlier") < body.index("And now")
+    assert "Elsewhere" not in body
+    assert "Comment posted." in body
+
+
+def test_comments_need_the_csrf_token(teacher: User, hand: Hand) -> None:
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(teacher)
+    assert comment(client, hand, 1, "Hi").status_code == 403
+
+
+def test_a_share_link_shows_the_hand_but_not_its_comments(
+    teacher: User, student: User, hand: Hand
+) -> None:
+    HandComment.objects.create(hand=hand, author=teacher, step=5, text="Private note")
+    token = hand.share()
+    outsider = make_user("outsider")
+    shown = page(signed_in(outsider), hand, 5, share=token)
+    assert "Private note" not in shown
+    assert "Add a comment" not in shown
+    url = reverse("games:hand_comment", args=[hand.pk]) + f"?share={token}"
+    assert signed_in(outsider).post(url, {"step": 5, "text": "Hi"}).status_code == 404
+    egn = Client().get(reverse("games:hand_export", args=[hand.pk, "egn"]), {"share": token})
+    assert "Private note" not in egn.content.decode()
+
+
+def test_the_teacher_sees_the_hand_read_only(teacher: User, hand: Hand) -> None:
+    shown = page(signed_in(teacher), hand, 0)
+    assert "a hand of your student sam, who sat South · read only; you may comment" in shown
+    assert "Share a read-only link" not in shown
+    assert "Add a comment on this decision" in shown
+
+
+def test_a_student_taken_out_of_the_class_is_out_of_the_teachers_sight(
+    teacher: User, student: User, classroom: Classroom, hand: Hand
+) -> None:
+    classroom.remove_student(student)
+    client = signed_in(teacher)
+    assert client.get(reverse("games:hand_review", args=[hand.pk])).status_code == 404
+    assert comment(client, hand, 1, "Hi").status_code == 404
+
+
+def test_the_egn_export_carries_the_comments_on_their_call_or_card(
+    teacher: User, student: User, hand: Hand
+) -> None:
+    HandComment.objects.create(hand=hand, author=teacher, step=1, text="Pass? With two aces?")
+    HandComment.objects.create(hand=hand, author=student, step=6, text="I had no trump left")
+    for viewer in (student, teacher):
+        response = signed_in(viewer).get(reverse("games:hand_export", args=[hand.pk, "egn"]))
+        assert response.status_code == 200
+        data = json.loads(response.content)
+        bidding, play = data["deals"][0]["phases"]
+        assert bidding["callAnnotations"] == {"1": ["Comment by mrsmith: Pass? With two aces?"]}
+        assert play["playAnnotations"] == {"1": ["Comment by sam: I had no trump left"]}
+        notes = read_egn(response.content).deals[0].annotations
+        assert [(a.kind, a.index) for a in notes] == [("call", 1), ("play", 1)]
+
+
+def test_the_match_export_carries_the_comments_too(teacher: User, student: User) -> None:
+    from tests.games.test_export import uploaded_match
+
+    match = uploaded_match(student)
+    second = match.hands.order_by("number_in_match")[1]
+    HandComment.objects.create(hand=second, author=teacher, step=0, text="First call")
+    response = signed_in(student).get(reverse("games:match_export", args=[match.pk]))
+    deals = read_egn(response.content).deals
+    assert [[a.text for a in deal.annotations] for deal in deals[:2]] == [
+        [],
+        ["Comment by mrsmith: First call"],
+    ]

@@ -484,3 +484,24 @@ def test_the_admin_lists_games(admin_client: Client, alice: User) -> None:
     game = GamePlay.objects.start(alice, Rules(), seed=1)
     assert admin_client.get("/admin/games/gameplay/").status_code == 200
     assert admin_client.get(f"/admin/games/gameplay/{game.pk}/change/").status_code == 200
+
+
+def test_a_link_fills_in_the_play_form(client: Client, alice: User) -> None:
+    client.force_login(alice)
+    page = client.get("/play/?preset=no-trump&target=15").content.decode()
+    assert '<option value="no-trump" selected>' in page
+    assert '<option value="15" selected>' in page
+
+
+def test_a_links_bad_values_are_left_out_with_a_message(client: Client, alice: User) -> None:
+    client.force_login(alice)
+    response = client.get("/play/", {"preset": "<script>", "target": "7", "assignment": "99999"})
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "The link&#x27;s preset “&lt;script&gt;” is not one of ours" in page
+    assert "The link&#x27;s target “7” is not one of ours (5, 10, 15)" in page
+    assert "The link&#x27;s assignment is not one of yours" in page
+    assert '<option value="standard" selected>' in page
+    assert '<option value="10" selected>' in page
+    custom = client.get("/play/?preset=custom").content.decode()
+    assert "A link cannot ask for custom rules" in custom

@@ -10,8 +10,8 @@ PER_PAGE = 30
 
 @login_required
 def index(request: HttpRequest) -> HttpResponse:
-    """The user's notifications, newest first. Those shown are marked read once the page
-    is rendered, but still stand out on it as new."""
+    """The user's notifications, newest first. Those shown are marked read (the nav's
+    count drops at once) but still stand out on this page as new."""
     page = Paginator(Notification.objects.for_user(request.user), PER_PAGE).get_page(
         request.GET.get("page")
     )

@@ -106,7 +106,7 @@ def test_a_player_uploads_a_hand_and_learns_from_its_review_with_the_keyboard(
     page.keyboard.press("m")
     expect(announce).to_contain_text(f"Step {mistake} of 25.")
     panel = page.locator(".panel--decision")
-    expect(panel.get_by_role("heading")).to_contain_text("South's card:")
+    expect(panel.get_by_role("heading", level=2)).to_contain_text("South's card:")
     expect(panel.locator(".mark").first).to_have_text("?")
     page.keyboard.press("b")
     expect(announce).to_contain_text(f"Step {blunder} of 25.")

@@ -31,7 +31,7 @@ from games.engine.cards import UNKNOWN, Card, Seat, Suit, effective_suit, parse_
 from games.engine.game import deal
 from games.engine.hand import Action, Call, HandState, Phase
 from games.engine.record import record_from_state
-from games.engine.rules import PRESETS
+from games.engine.rules import PRESETS, Rules, preset_name
 
 from .question import Draft, Grading
 from .table_rules import rules_json
@@ -46,6 +46,7 @@ __all__ = [
     "call_question",
     "discard_question",
     "grade_options",
+    "table_words",
 ]
 
 SAMPLES = 60
@@ -54,13 +55,80 @@ MIN_TOLERANCE = 0.15
 """Points an option may lose against the best and still be marked right (at least)."""
 CLEAR_MARGIN = 0.5
 """A best-card question is asked only where the best card beats the second by this much."""
+SCORE_TEXT = (
+    "The score is 0–0, so what counts is the points this hand is expected to win, and that "
+    "is how the options are graded."
+)
+"""The bidding and discard questions are asked at 0–0: foresight values the hand's expected
+points, which is what a call is worth when neither side is near the target. Near the end of
+a game a call is worth what it does to the chance of winning, which the analysis does not
+measure, so the quiz does not pretend to grade such a score."""
+RULE_OPTIONS = (
+    "target",
+    "stick_the_dealer",
+    "canadian_loner",
+    "defend_alone",
+    "sitting_out_dealer_picks_up",
+    "no_trump",
+    "farmers_hand",
+)
+"""The options each bidding and discard question spells out in ``position.rules``."""
+
+
+def table_words(rules: Rules) -> str:
+    """The table's rules in a sentence, as a bidding or discard question states them."""
+    name = preset_name(rules)
+    parts = [
+        "stick the dealer (after seven passes the dealer must name a suit)"
+        if rules.stick_the_dealer
+        else "no stick the dealer (if all four pass twice, the hand is thrown in and redealt)"
+    ]
+    if rules.canadian_loner:
+        parts.append(
+            "the Canadian loner (in the first round the dealer's partner may order up only by "
+            "going alone)"
+        )
+    if rules.defend_alone:
+        parts.append(
+            f"defending alone (a defender may go alone and scores "
+            f"{rules.points.lone_defender_euchre} for euchring the makers)"
+        )
+    else:
+        parts.append("no defending alone")
+    if rules.sitting_out_dealer_picks_up:
+        parts.append("the dealer picks up the upcard even when sitting out for a lone partner")
+    if rules.no_trump:
+        parts.append(
+            f"no-trump may be named in the second round (no bowers; "
+            f"{rules.points.no_trump_make} point for 3 or 4 tricks)"
+        )
+    if rules.farmers_hand != "off":
+        parts.append("the farmer's hand (three 9s may be swapped for the kitty before the bidding)")
+    label = f"the {_PRESET_WORDS[name]} rules" if name else "these rules"
+    return f"The table plays {label}: {', '.join(parts)}; the game is to {rules.target}."
+
+
+_PRESET_WORDS = {
+    "standard": "standard",
+    "canadian-loner": "Canadian loner",
+    "defend-alone": "defend-alone",
+    "redeal": "redeal",
+    "farmers-hand": "farmer's hand",
+    "no-trump": "no-trump",
+}
+
+
+def _preset(rng: random.Random, exclude: tuple[str, ...] = ()) -> Rules:
+    """One of the project's presets, drawn with the seed."""
+    return PRESETS[rng.choice([name for name in PRESETS if name not in exclude])]
 
 
 def grade_options(
-    values: dict[str, OptionValue], order: list[str]
+    values: dict[str, OptionValue], order: list[str], seed: int
 ) -> tuple[str, list[str], dict[str, Any], dict[str, tuple[float, float]]]:
     """The best option, every option within tolerance of it, the figures for the learner,
-    and each option's (loss, standard error of the loss)."""
+    and each option's (loss, standard error of the loss). ``seed`` is the seed of the sampled
+    layouts, given with the figures so that anyone can reproduce them."""
     best = max(order, key=lambda label: values[label].mean)
     losses = {label: paired_loss(values[best], values[label]) for label in order}
     accepted = [
@@ -68,6 +136,7 @@ def grade_options(
     ]
     numbers = {
         "samples": len(values[best].values),
+        "seed": seed,
         "tolerance": f"max({MIN_TOLERANCE}, 2 × standard error of the loss)",
         "options": [
             {
@@ -104,7 +173,12 @@ def _feedback(
 # -- calls ---------------------------------------------------------------------------------
 
 
-_CALL_WORDS = {"pass": "passing", "order_up": "ordering up", "order_up alone": "ordering up alone"}
+_CALL_WORDS = {
+    "pass": "passing",
+    "order_up": "ordering up",
+    "order_up alone": "ordering up alone",
+    "defend_alone": "defending alone",
+}
 
 
 def _call_words(label: str) -> str:
@@ -115,24 +189,63 @@ def _call_words(label: str) -> str:
     return f"naming {strain}" + (" alone" if parts[-1] == "alone" else "")
 
 
+def _call_phrase(call: Call) -> str:
+    """'ordered it up', 'named hearts alone', 'passed': a call as the prompt tells it."""
+    if call.kind == "pass":
+        return "passed"
+    if call.kind == "defend_alone":
+        return "defends alone"
+    if call.kind == "order_up":
+        text = "ordered it up"
+    else:
+        strain = "no-trump" if call.suit == "NT" or call.suit is None else Suit(call.suit).plural
+        text = f"named {strain}"
+    return text + (" alone" if call.alone else "")
+
+
 def _auction_text(state: HandState) -> str:
     if not state.auction:
         return "Nobody has bid yet."
-    passes = [seat.word for seat, _ in state.auction]
-    if len(passes) < 4:
-        return f"{', '.join(passes)} passed."
-    if len(passes) == 4:
-        return "Everyone passed in the first round and the upcard was turned down."
-    return (
-        f"Everyone passed in the first round and the upcard was turned down; then "
-        f"{', '.join(passes[4:])} passed."
-    )
+    calls = [(seat.word, call) for seat, call in state.auction]
+    first, second = calls[:4], calls[4:]
+    sentences = []
+    if len(first) == 4 and all(c.kind == "pass" for _, c in first):
+        sentences.append("Everyone passed in the first round and the upcard was turned down.")
+    else:
+        sentences.append(", ".join(f"{who} {_call_phrase(c)}" for who, c in first) + ".")
+    if second:
+        sentences.append("Then " + ", ".join(f"{who} {_call_phrase(c)}" for who, c in second) + ".")
+    return " ".join(sentences)
+
+
+def _fresh_state(rng: random.Random, rules: Rules, dealer: Seat) -> HandState:
+    """A dealt hand whose bidding starts at once: under the farmer's hand a deal in which
+    nobody could declare one (so every question's auction is the plain one it states)."""
+    while True:
+        dealt = deal(rng, dealer)
+        state = HandState(rules, dealer, dealt.hands, dealt.upcard, dealt.kitty)
+        if state.phase is Phase.AUCTION:
+            return state
+
+
+def _defend_state(rng: random.Random, rules: Rules, dealer: Seat) -> HandState:
+    """A hand bid by the standard policy up to the first defender's choice to defend alone."""
+    while True:
+        state = _fresh_state(rng, rules, dealer)
+        while state.phase is Phase.AUCTION:
+            seat = state.current_seat
+            assert seat is not None
+            state.apply(standard_policy(state, seat))
+        if state.phase is Phase.DEFEND:
+            return state
 
 
 def call_question(rng: random.Random, level: int) -> Draft:
-    """What should you call? Round one (order up, pass, alone), round two (naming), and the
-    stuck dealer, graded by foresight."""
-    rules = PRESETS["standard"]
+    """What should you call? Round one (order up, pass, alone), round two (naming, no-trump
+    where allowed), the stuck dealer, and defending alone, under one of the project's rule
+    presets drawn with the seed; graded by foresight. The options are exactly the engine's
+    legal actions at that decision under those rules."""
+    rules = _preset(rng)
     dealer = rng.choice(list(Seat))
     roll = rng.random()
     if level == 1:
@@ -141,15 +254,18 @@ def call_question(rng: random.Random, level: int) -> Draft:
         passes = rng.randrange(0, 4) if roll < 0.3 else rng.randrange(4, 7)
     else:
         passes = 7 if roll < 0.4 else rng.randrange(0, 7)
+    defend = rules.defend_alone and level >= 2 and rng.random() < 0.4
     while True:
-        dealt = deal(rng, dealer)
-        state = HandState(rules, dealer, dealt.hands, dealt.upcard, dealt.kitty)
-        for _ in range(passes):
-            state.apply(Call("pass"))
+        if defend:
+            state = _defend_state(rng, rules, dealer)
+        else:
+            state = _fresh_state(rng, rules, dealer)
+            for _ in range(passes):
+                state.apply(Call("pass"))
         seat = state.current_seat
         assert seat is not None
         hand = [c for c in state.hands[seat] if c is not None]
-        if level == 3 and passes < 4:
+        if level == 3 and not defend and passes < 4:
             # The alone decisions: a hand with three trumps or more in the upcard's suit.
             trumps = [c for c in hand if c.suit is state.upcard.suit]
             if len(trumps) < 3:
@@ -158,10 +274,10 @@ def call_question(rng: random.Random, level: int) -> Draft:
     actions = state.legal_actions()
     order = [call_label(a) for a in actions]
     by_label: dict[str, Action] = dict(zip(order, actions, strict=True))
-    grading_rng = random.Random(rng.getrandbits(64))
-    values = call_foresight(state, seat, SAMPLES, grading_rng, standard_policy)
+    grading_seed = rng.getrandbits(64)
+    values = call_foresight(state, seat, SAMPLES, random.Random(grading_seed), standard_policy)
     labelled = {label: values[by_label[label]] for label in order}
-    best, accepted, numbers, losses = grade_options(labelled, order)
+    best, accepted, numbers, losses = grade_options(labelled, order, grading_seed)
 
     ranked = sorted(order, key=lambda label: -labelled[label].mean)
     figures = "; ".join(f"{_call_words(label)} {labelled[label].mean:+.2f}" for label in ranked)
@@ -169,7 +285,8 @@ def call_question(rng: random.Random, level: int) -> Draft:
         f"Over {SAMPLES} deals of the cards you cannot see, each played out (the rest of the "
         f"auction by the standard policy, the cards double dummy), {_call_words(best)} is "
         f"worth the most: {figures} points a hand for your side. Every call within "
-        f"{MIN_TOLERANCE} points of the best (or twice its sampling error) counts as right."
+        f"{MIN_TOLERANCE} points of the best (or twice its sampling error) counts as right. "
+        f"{SCORE_TEXT}"
     )
     bot_action, reason = decide_with_reason(observe(state, seat))
     explanation += f" The Normal computer player would choose {_call_words(call_label(bot_action))}"
@@ -177,25 +294,44 @@ def call_question(rng: random.Random, level: int) -> Draft:
     if not explanation.endswith("."):
         explanation += "."
 
-    round_text = (
-        "You are the dealer and everyone else passed twice: you must name a suit "
-        "(stick the dealer)."
-        if state.stuck
-        else ("First round of bidding." if state.round == 1 else "Second round of bidding.")
-    )
+    if state.phase is Phase.DEFEND:
+        assert state.maker is not None
+        round_text = (
+            f"Trump is made and you defend against {state.maker.word}: do you defend alone "
+            f"(your partner, {seat.partner.word}, sits out) or pass and defend together?"
+        )
+    elif state.stuck:
+        round_text = (
+            "You are the dealer and everyone else passed twice: you must name a suit "
+            "(stick the dealer)."
+        )
+    elif state.passes == 7:
+        round_text = (
+            "You are the dealer and everyone else passed twice: if you pass too, the hand is "
+            "thrown in and dealt again."
+        )
+    elif state.round == 1:
+        round_text = "First round of bidding."
+        if rules.canadian_loner and seat is dealer.partner:
+            round_text += " You are the dealer's partner: you may order up only by going alone."
+    else:
+        round_text = "Second round of bidding."
     sorted_hand = [c for c in sort_cards(list(hand)) if c is not None]
     prompt = (
-        f"The score is 0–0 in a game to {rules.target}, stick the dealer. {dealer.word} dealt "
-        f"and turned up {the(state.upcard)}. You are {seat.word}. {_auction_text(state)} "
-        f"{round_text} What do you call?"
+        f"{table_words(rules)} The score is 0–0. {dealer.word} dealt and turned up "
+        f"{the(state.upcard)}. You are {seat.word}. Nobody declared a farmer's hand. "
+        if rules.farmers_hand != "off"
+        else f"{table_words(rules)} The score is 0–0. {dealer.word} dealt and turned up "
+        f"{the(state.upcard)}. You are {seat.word}. "
     )
-    position = {
-        "rules": rules_json(rules, "stick_the_dealer", "target"),
+    prompt += f"{_auction_text(state)} {round_text} What do you call?"
+    position: dict[str, Any] = {
+        "rules": rules_json(rules, *RULE_OPTIONS),
         "dealer": dealer.value,
         "seat": seat.value,
         "hand": [str(c) for c in sorted_hand],
         "upcard": str(state.upcard),
-        "auction": [{"seat": s.value, "call": call.kind} for s, call in state.auction],
+        "auction": record_from_state(state)["auction"],
         "score": {"NS": 0, "EW": 0},
     }
     return Draft(
@@ -251,20 +387,21 @@ def best_card_question(rng: random.Random, level: int) -> Draft:
             seat = state.current_seat
             assert seat is not None
             if _card_decision(state, level):
-                values = card_foresight(state, seat, SAMPLES, grading_rng)
+                seed = grading_rng.getrandbits(64)
+                values = card_foresight(state, seat, SAMPLES, random.Random(seed))
                 means = sorted((v.mean for v in values.values()), reverse=True)
                 if means[0] - means[1] >= CLEAR_MARGIN:
-                    return _best_card_draft(state, seat, trump, values)
+                    return _best_card_draft(state, seat, trump, values, seed)
             state.apply(standard_policy(state, seat))
 
 
 def _best_card_draft(
-    state: HandState, seat: Seat, trump: Suit, values: dict[Card, OptionValue]
+    state: HandState, seat: Seat, trump: Suit, values: dict[Card, OptionValue], seed: int
 ) -> Draft:
     legal = state.legal_cards(seat)
     order = [str(c) for c in sort_cards(list(legal)) if c is not None]
     labelled = {str(card): value for card, value in values.items()}
-    best, accepted, numbers, losses = grade_options(labelled, order)
+    best, accepted, numbers, losses = grade_options(labelled, order, seed)
     ranked = sorted(order, key=lambda label: -labelled[label].mean)
     second = ranked[1]
     hand = [c for c in sort_cards(list(state.hands[seat])) if c is not None]
@@ -342,28 +479,35 @@ def discard_question(rng: random.Random, level: int) -> Draft:
 
     The order up is one the standard policy makes (so the hand is one where it happens at a
     real table): at level 1 the dealer picks it up, at level 2 the partner orders it up, at
-    level 3 an opponent does, and the dealer discards as a defender.
+    level 3 an opponent does, and the dealer discards as a defender. The table's rules are
+    one of the project's presets, drawn with the seed; under defending alone the defenders
+    decide by the standard policy before the discard.
     """
-    rules = PRESETS["standard"]
+    # Under the Canadian loner the dealer's partner orders up only alone, and the dealer of
+    # a lone partner does not discard: no level-2 question there.
+    rules = _preset(rng, exclude=("canadian-loner",) if level == 2 else ())
     grading_rng = random.Random(rng.getrandbits(64))
     while True:
         dealer = rng.choice(list(Seat))
         orderer = _orderer(dealer, level, rng)
-        dealt = deal(rng, dealer)
-        state = HandState(rules, dealer, dealt.hands, dealt.upcard, dealt.kitty)
+        state = _fresh_state(rng, rules, dealer)
         while state.current_seat is not orderer:
             state.apply(Call("pass"))
         action = standard_policy(state, orderer)
         if not isinstance(action, Call) or action.kind != "order_up" or action.alone:
             continue
         state.apply(action)
+        while state.phase is Phase.DEFEND:
+            assert state.current_seat is not None
+            state.apply(standard_policy(state, state.current_seat))
         if state.phase is not Phase.DISCARD:
             continue
-        values = discard_foresight(state, SAMPLES, grading_rng)
+        seed = grading_rng.getrandbits(64)
+        values = discard_foresight(state, SAMPLES, random.Random(seed))
         labelled = {str(card): value for card, value in values.items()}
         hand = [c for c in sort_cards(list(state.hands[dealer])) if c is not None]
         order = [str(c) for c in hand]
-        best, accepted, numbers, losses = grade_options(labelled, order)
+        best, accepted, numbers, losses = grade_options(labelled, order, seed)
         if len(accepted) == len(order):
             continue  # every discard is as good as the best: nothing to learn here
         break
@@ -374,7 +518,7 @@ def discard_question(rng: random.Random, level: int) -> Draft:
         f"Over {SAMPLES} deals of the cards you cannot see, each played out double dummy, "
         f"discarding {the(parse_card(best))} is worth the most: {figures} points a hand for "
         f"your side. Every discard within {MIN_TOLERANCE} points of the best (or twice its "
-        f"sampling error) counts as right."
+        f"sampling error) counts as right. {SCORE_TEXT}"
     )
     void = [
         s
@@ -396,23 +540,36 @@ def discard_question(rng: random.Random, level: int) -> Draft:
         bidding = (f"{', '.join(passes)} passed; " if passes else "") + (
             f"{orderer.word} ({side}) ordered it up"
         )
+    if state.defender_alone is not None:
+        lone = state.defender_alone
+        who = (
+            "You"
+            if lone is dealer
+            else f"{lone.word} ({'your partner' if lone is dealer.partner else 'an opponent'})"
+        )
+        bidding += f"; {who} chose to defend alone, and {lone.partner.word} sits out"
+    elif rules.defend_alone:
+        bidding += "; nobody chose to defend alone"
+    farmer = " Nobody declared a farmer's hand." if rules.farmers_hand != "off" else ""
     prompt = (
-        f"The score is 0–0 in a game to {rules.target}, stick the dealer. You are "
-        f"{dealer.word}, the dealer, and turned up {the(state.upcard)}. {bidding}. "
-        f"{trump.plural.capitalize()} are trump and {the(state.upcard)} joins your hand. "
-        f"You hold six cards: which one do you discard?"
+        f"{table_words(rules)} The score is 0–0. You are {dealer.word}, the dealer, and "
+        f"turned up {the(state.upcard)}.{farmer} {bidding}. {trump.plural.capitalize()} are "
+        f"trump and {the(state.upcard)} joins your hand. You hold six cards: which one do "
+        f"you discard?"
     )
-    position = {
-        "rules": rules_json(rules, "stick_the_dealer", "target"),
+    position: dict[str, Any] = {
+        "rules": rules_json(rules, *RULE_OPTIONS),
         "dealer": dealer.value,
         "seat": dealer.value,
         "trump": trump.value,
         "maker": orderer.value,
         "hand": order,
         "upcard": str(state.upcard),
-        "auction": [{"seat": s.value, "call": call.kind} for s, call in state.auction],
+        "auction": record_from_state(state)["auction"],
         "score": {"NS": 0, "EW": 0},
     }
+    if state.defender_alone is not None:
+        position["defender_alone"] = state.defender_alone.value
     return Draft(
         kind="discard",
         prompt=prompt,

@@ -182,6 +182,28 @@ def _question_view(question: QuizQuestion) -> dict[str, Any]:
     }
 
 
+_MARKS = {
+    (True, True): "✓ your pick",
+    (True, False): "✗ your pick",
+    (False, True): "✓ right",
+    (False, False): "",
+}
+"""An answered choice's mark, by (chosen, right): a symbol and words, never colour alone."""
+
+
+def _marked_choices(
+    question: QuizQuestion, given: list[str], right: list[str]
+) -> list[dict[str, Any]]:
+    """The choices once answered, each marked in words and a symbol (never by colour alone)
+    as the learner's and as right or not, so the hand stays in view beside the explanation."""
+    marked = []
+    for view in _question_view(question)["choices"]:
+        chosen, good = view.value in given, view.value in right
+        mark = _MARKS[chosen, good]
+        marked.append({"choice": view, "chosen": chosen, "right": good, "mark": mark})
+    return marked
+
+
 def practice_question(request: HttpRequest, skill: str) -> HttpResponse:
     """A new question of ``skill``, at the level asked for (1 by default)."""
     if skill not in SKILLS:
@@ -219,12 +241,14 @@ def practice_answer(request: HttpRequest, public_id: str) -> HttpResponse:
         verdict = question.submit(value, user)
         if user is not None and question.skill in SKILLS:
             ReviewItem.record(user, question.skill, question.seed, question.level, verdict.correct)
+        right = verdict.answer if question.payload["multiple"] else verdict.accepted
         feedback = {
             "correct": verdict.correct,
             "explanation": verdict.explanation,
             "answer": [choice(a, question.kind, None).text for a in verdict.answer],
             "numbers": verdict.numbers,
             "given": verdict.given,
+            "marked": _marked_choices(question, verdict.given, right),
         }
     except AnswerError as error:
         feedback, status = {"problem": str(error)}, 400

@@ -6,6 +6,7 @@ import pytest
 from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
+import lessons.quiz.judgement as judgement
 from lessons.models import Lesson
 from lessons.quiz_models import QuizQuestion
 
@@ -90,3 +91,41 @@ def test_a_learner_answers_the_discard_and_house_rules_drills(
         section.locator(f'button[value="{answer[0]}"]').click()
     expect(section).to_contain_text("Right.")
     page.screenshot(path=artifacts / f"practice-{skill}.png", full_page=True)
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+@pytest.mark.parametrize("skill", ["discard", "legal-play"])
+def test_an_answered_question_keeps_its_hand_in_view_with_the_answers_marked(
+    live_server: LiveServer,
+    page: Page,
+    artifacts: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    skill: str,
+    width: int,
+) -> None:
+    monkeypatch.setattr(judgement, "SAMPLES", 8)  # the page, not the grading, is under test
+    page.set_viewport_size({"width": width, "height": 900})
+    for _ in range(20):  # a question with a wrong choice to make (not every card legal)
+        page.goto(f"{live_server.url}/learn/practice/{skill}/?level=1")
+        question = QuizQuestion.objects.latest("created")
+        choices = question.payload["choices"]
+        wrong = [c for c in choices if c not in question.grading["accepted"]]
+        if wrong:
+            break
+    section = page.locator("#question")
+    if question.payload["multiple"]:
+        section.locator(f'input[value="{wrong[0]}"]').check()
+        section.get_by_role("button", name="Check").click()
+    else:
+        section.locator(f'button[value="{wrong[0]}"]').click()
+    expect(section).to_contain_text("Not quite")
+
+    # Every card of the hand is still there, disabled, beside the explanation.
+    kept = section.locator(".answered button")
+    expect(kept).to_have_count(len(choices))
+    for index in range(len(choices)):
+        expect(kept.nth(index)).to_be_disabled()
+    expect(section.locator(".answered")).to_contain_text("✗ your pick")
+    expect(section.locator(".answered")).to_contain_text("✓")
+    assert section.locator(".answered__choice--right").count() >= 1
+    page.screenshot(path=artifacts / f"practice-answered-{skill}-{width}.png", full_page=True)

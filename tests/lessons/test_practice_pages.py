@@ -59,6 +59,21 @@ def test_a_wrong_answer_gives_the_right_one_and_why(client: Client) -> None:
     assert question.grading["explanation"].split(".")[0] in page.replace("&#x27;", "'")
 
 
+def test_an_answered_question_keeps_its_cards_in_view_marked_in_words(client: Client) -> None:
+    question, url = question_and_answer(client, "legal-play")
+    choices, right = question.payload["choices"], question.grading["answer"]
+    picked = choices[0]
+    page = client.post(url, {"answer": [picked]}, HTTP_HX_REQUEST="true").content.decode()
+    kept = re.findall(r'<button type="button" disabled [^>]*aria-label="([^"]*)"', page)
+    assert len(kept) == len(choices)  # the whole hand, none of it a live answer
+    assert 'name="answer"' not in page
+    for choice, label in zip(choices, kept, strict=True):
+        if choice == picked:
+            assert label.endswith("✓ your pick" if choice in right else "✗ your pick")
+        else:
+            assert label.endswith("✓ right") == (choice in right)
+
+
 def test_a_question_is_answered_once(client: Client) -> None:
     question, url = question_and_answer(client)
     client.post(url, {"answer": question.grading["answer"]})

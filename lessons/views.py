@@ -204,6 +204,22 @@ def _marked_choices(
     return marked
 
 
+def _numbers_in_words(
+    question: QuizQuestion, numbers: dict[str, Any] | None
+) -> dict[str, Any] | None:
+    """The figures behind a graded answer, each option named as its button is (``A♥``,
+    ``order up``) rather than by its code, with the name a screen reader says."""
+    if not numbers:
+        return numbers
+    names = {view.value: view for view in _question_view(question)["choices"]}
+    rows = []
+    for row in numbers.get("options", []):
+        view = names.get(row["option"])
+        text, label = (view.text, view.label) if view else (row["option"], row["option"])
+        rows.append({**row, "text": text, "label": label})
+    return {**numbers, "options": rows}
+
+
 def practice_question(request: HttpRequest, skill: str) -> HttpResponse:
     """A new question of ``skill``, at the level asked for (1 by default)."""
     if skill not in SKILLS:
@@ -246,7 +262,7 @@ def practice_answer(request: HttpRequest, public_id: str) -> HttpResponse:
             "correct": verdict.correct,
             "explanation": verdict.explanation,
             "answer": [choice(a, question.kind, None).text for a in verdict.answer],
-            "numbers": verdict.numbers,
+            "numbers": _numbers_in_words(question, verdict.numbers),
             "given": verdict.given,
             "marked": _marked_choices(question, verdict.given, right),
         }

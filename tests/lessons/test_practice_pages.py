@@ -97,3 +97,19 @@ def test_a_bad_level_or_skill_is_refused(client: Client) -> None:
     assert bad.status_code == 400 and "There is no level" in bad.content.decode()
     assert client.get(reverse("lessons:practice_question", args=["juggling"])).status_code == 404
     assert client.post(reverse("lessons:practice_answer", args=["q_nope"]), {}).status_code == 404
+
+
+def test_the_figures_behind_a_graded_answer_name_each_card_as_its_button_does(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from lessons.quiz import judgement
+
+    monkeypatch.setattr(judgement, "SAMPLES", 8)
+    question, url = question_and_answer(client, "discard")
+    right = question.grading["accepted"][0]
+    page = client.post(url, {"answer": right}, HTTP_HX_REQUEST="true").content.decode()
+    rows = re.findall(r'<tr><th scope="row"><span aria-label="([^"]*)">([^<]*)</span></th>', page)
+    assert len(rows) == len(question.payload["choices"])
+    for label, text in rows:
+        assert re.fullmatch(r"(10|[9JQKA])[♠♥♦♣]", text), text  # A♥, never AH
+        assert " of " in label  # "Ace of hearts", for screen readers

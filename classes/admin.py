@@ -10,7 +10,7 @@ class PracticeItemInline(admin.TabularInline):
 
 @admin.register(Classroom)
 class ClassroomAdmin(admin.ModelAdmin):
-    list_display = ["name", "teacher", "join_code", "created"]
+    list_display = ["name", "teacher", "join_code", "created", "archived_at"]
     search_fields = ["name", "teacher__username"]
 
 

@@ -230,6 +230,8 @@ def hand_comment(request: HttpRequest, pk: int) -> HttpResponse:
         "hand": hand,
         "access": access,
         "posted": not form.errors,
+        # The move list's badge of this step is brought up to date alongside.
+        "badge_oob": valid_step and not form.errors,
         **_comments_context(
             access, step_number if valid_step else "", comments, form if form.errors else None
         ),

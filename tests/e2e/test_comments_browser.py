@@ -58,8 +58,9 @@ def test_a_teacher_comments_on_a_students_hand_and_the_student_reads_it(
     expect(comments.locator(".comment-item__text")).to_have_text(COMMENT)
     expect(comments.locator(".comment-item__meta")).to_contain_text("mrsmith")
     expect(page.get_by_label("Add a comment on this decision")).to_have_value("")
-    page.reload()  # the move list marks the step once the page is drawn again
-    expect(page.locator('.movelist a[aria-label^="Step 7:"] .move__comments')).to_be_visible()
+    expect(page.locator('.movelist a[aria-label^="Step 7:"] .move__comments')).to_have_text("1")
+    page.reload()
+    expect(page.locator('.movelist a[aria-label^="Step 7:"] .move__comments')).to_have_text("1")
     shoot(page, artifacts, "comments-teacher-replay")
 
     # The student is told, and the notification opens the hand at that step.

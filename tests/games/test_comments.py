@@ -94,6 +94,9 @@ def test_the_comment_shows_at_its_step_escaped_and_marks_the_move_list(
     teacher: User, student: User, hand: Hand
 ) -> None:
     HandComment.objects.create(hand=hand, author=teacher, step=5, text="<b>Look</b> & think")
+    stepped = signed_in(student).get(f"/hands/{hand.pk}/?step=4", HTTP_HX_REQUEST="true")
+    assert '<span id="move-comments-5" class="move__comments"' in stepped.content.decode()
+    assert stepped.content.decode().count("hx-swap-oob") == 1  # the announcement only
     shown = page(signed_in(student), hand, 5)
     assert "&lt;b&gt;Look&lt;/b&gt; &amp; think" in shown
     assert "<b>Look</b>" not in shown
@@ -169,6 +172,8 @@ def test_the_htmx_post_returns_the_steps_comments_with_the_new_one(
     assert body.index("Earlier") < body.index("And now")
     assert "Elsewhere" not in body
     assert "Comment posted." in body
+    assert '<span id="move-comments-3" class="move__comments" title="2 comments"' in body
+    assert 'hx-swap-oob="true">2</span>' in body
 
 
 def test_comments_need_the_csrf_token(teacher: User, hand: Hand) -> None:

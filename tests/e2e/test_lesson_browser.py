@@ -129,3 +129,13 @@ def test_an_answered_question_keeps_its_hand_in_view_with_the_answers_marked(
     expect(section.locator(".answered")).to_contain_text("✓")
     assert section.locator(".answered__choice--right").count() >= 1
     page.screenshot(path=artifacts / f"practice-answered-{skill}-{width}.png", full_page=True)
+
+
+def test_a_refused_answer_shows_its_message_in_place(live_server: LiveServer, page: Page) -> None:
+    # The server answers 400 with the question and its message: htmx must swap it in.
+    page.goto(live_server.url + "/learn/practice/legal-play/?level=1")
+    question = QuizQuestion.objects.latest("created")
+    assert question.payload["multiple"]
+    page.locator("#question").get_by_role("button", name="Check").click()
+    expect(page.locator("#question .feedback--problem")).to_have_text("Choose an answer first.")
+    assert page.url.endswith("/learn/practice/legal-play/?level=1")  # still the same page

@@ -26,6 +26,7 @@ from lessons.display import Fact, card_choice, facts
 from lessons.progress import skill_mastery
 from lessons.quiz.skills import SKILLS
 
+from .context_processors import forget_assignment, remember_item
 from .forms import (
     AssignmentForm,
     ClassroomForm,
@@ -751,6 +752,7 @@ def assignment_turn_in(request: HttpRequest, pk: int) -> HttpResponse:
     except ClassError as error:
         messages.error(request, str(error))
     else:
+        forget_assignment(request)
         late = " It was late, and is marked so." if submission.is_late else ""
         messages.success(request, f"Turned in: {submission.score}%.{late}")
     return redirect("classes:assignment", pk=found.pk)
@@ -784,6 +786,8 @@ def item_open(request: HttpRequest, pk: int, item_pk: int) -> HttpResponse:
         messages.error(request, str(error))
         return redirect("classes:assignment", pk=found.pk)
     submission.note_opened(item)
+    if item.kind != PracticeItem.Kind.HANDS:
+        remember_item(request, found.pk, item.pk)  # the pages it is done on link back
     suffix = f"assignment={found.pk}"
     if item.kind == PracticeItem.Kind.LESSON and item.lesson is not None:
         return redirect(reverse("lessons:lesson", args=[item.lesson.slug]) + "?" + suffix)

@@ -100,6 +100,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "euchre_site.context_processors.navigation",
                 "euchre_site.context_processors.notifications",
+                "classes.context_processors.working_on",
             ],
         },
     },

@@ -297,6 +297,27 @@ def test_opening_a_quiz_item_leads_to_the_practice_page_with_the_assignment(
     assert str(quiz.pk) in submission.opened
 
 
+def test_the_practice_pages_link_back_to_the_assignment_until_it_is_turned_in(
+    assignment: Assignment, student: User
+) -> None:
+    client = signed_in(student)
+    practice = reverse("lessons:practice_question", args=["left-bower"]) + "?level=1"
+    assert "Back to the assignment" not in client.get(practice).content.decode()
+    client.post(reverse("classes:assignment_start", args=[assignment.pk]))
+    quiz = assignment.practice_set.items.get(kind="quiz")
+    client.get(reverse("classes:item_open", args=[assignment.pk, quiz.pk]))
+    page = client.get(practice).content.decode()
+    back = reverse("classes:assignment", args=[assignment.pk])
+    assert f'<a href="{back}">Back to the assignment</a>' in page
+    assert "Quiz: " in page and "Week 1" in page
+    # The next question, reached without the assignment in its address, still links back.
+    assert "Back to the assignment" in client.get(practice).content.decode()
+    # Not on the classes pages themselves, and not once the work is turned in.
+    assert "Back to the assignment" not in client.get(back).content.decode()
+    client.post(reverse("classes:assignment_turn_in", args=[assignment.pk]))
+    assert "Back to the assignment" not in client.get(practice).content.decode()
+
+
 def test_a_student_does_the_work_and_the_teacher_sees_and_returns_it(
     assignment: Assignment, student: User, teacher: User
 ) -> None:

@@ -115,3 +115,24 @@ def test_the_rules_reference_shows_the_table_only_when_there_are_presets() -> No
     assert '<th scope="col">standard</th>' in page
     assert '<th scope="row">Stick the dealer</th>' in page
     assert "<td>no</td>" in page
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "home",
+        "lessons:index",
+        "lessons:rules",
+        "lessons:practice",
+        "games:my_hands",
+        "games:upload",
+        "games:play",
+        "classes:index",
+    ],
+)
+def test_no_page_shows_template_syntax(client: Client, alice: User, name: str) -> None:
+    # A comment or tag the template engine did not take ({# spanning lines #}) shows as text.
+    client.force_login(alice)
+    page = client.get(reverse(name)).content.decode()
+    for leak in ("{#", "#}", "{%", "%}", "{{", "}}"):
+        assert leak not in page, f"{name} shows {leak!r}"

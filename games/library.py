@@ -44,7 +44,8 @@ def filter_hands(hands: HandQuerySet, filters: Mapping[str, Any]) -> HandQuerySe
     if end := filters.get("date_to"):
         hands = hands.filter(created__lt=_day_start(end, after=True))
     if match := filters.get("match"):
-        hands = hands.filter(match_id=match)
+        # A match's hands read best in the order they were dealt.
+        hands = hands.filter(match_id=match).order_by("number_in_match", "id")
     return hands
 
 

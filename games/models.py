@@ -11,7 +11,7 @@ from django.db import IntegrityError, models, transaction
 
 from games.bots import BOTS, observe
 from games.engine.actions import ActionError, format_action, parse_action
-from games.engine.cards import Seat, Team
+from games.engine.cards import Seat, Team, parse_seat
 from games.engine.game import Game
 from games.engine.hand import Action, Discard, HandState, IllegalAction, Phase, Play
 from games.engine.record import HandRecord, format_record, parse_record, record_from_state
@@ -308,6 +308,11 @@ class Hand(models.Model):
 
     def __str__(self) -> str:
         return self.title or f"Hand {self.pk}"
+
+    @property
+    def seat_name(self) -> str:
+        """The owner's seat in words: ``South``."""
+        return parse_seat(self.seat).word if self.seat in ("N", "E", "S", "W") else self.seat
 
     @property
     def my_side_made(self) -> bool | None:

@@ -34,7 +34,7 @@ from analysis.solver.hindsight import (
 )
 from analysis.solver.review import call_label, standard_policy
 from games.engine.actions import ActionError, format_action, parse_action
-from games.engine.cards import ALL_CARDS, Card, Seat, Suit, Team, card_name
+from games.engine.cards import ALL_CARDS, Card, Seat, Suit, Team, card_name, parse_seat
 from games.engine.hand import (
     NT,
     Action,
@@ -1114,7 +1114,7 @@ def build_summary(
         try:
             table = dd_table(replay.record)
         except DealError as error:
-            dd_error = str(error)
+            dd_error = _dd_unavailable(error)
     for strain, row in (table or {}).items():
         name = "No-trump" if strain == NT else strain_text(Suit(strain)).capitalize()
         dd_rows.append((name, row["NS"], 5 - row["NS"], dict(row["alone"])))
@@ -1129,3 +1129,15 @@ def build_summary(
         points=None if result.points is None else {t.value: result.points[t] for t in Team},
         tricks={t.value: result.tricks[t] for t in Team},
     )
+
+
+def _dd_unavailable(error: DealError) -> str:
+    """Why the deal has no double-dummy table, in words: ``hands.S: …`` names a seat."""
+    field, _, _ = str(error).partition(":")
+    if field.startswith("hands.") and field[6:] in "NESW" and len(field) == 7:
+        seat = parse_seat(field[6:])
+        return (
+            "Not available: it needs every card of the deal, and the record leaves some "
+            f"of {seat.word}'s cards unknown (shown as ?)."
+        )
+    return f"Not available: {error}."

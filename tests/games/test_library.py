@@ -107,6 +107,23 @@ def test_filters_by_rules_date_and_match_and_searches_titles(client: Client, ali
     assert titles(client, "rules=redeal") == []
 
 
+def test_a_matchs_hands_are_listed_in_the_order_they_were_dealt(
+    client: Client, alice: User
+) -> None:
+    match = Match.objects.create(owner=alice, title="Finals")
+    for number in (2, 0, 1):
+        hand_of(
+            alice,
+            random_record(10 + number),
+            title=f"Deal {number}",
+            match=match,
+            number_in_match=number,
+        )
+    client.force_login(alice)
+    assert titles(client, f"match={match.pk}") == ["Deal 0", "Deal 1", "Deal 2"]
+    assert titles(client, "") == ["Deal 1", "Deal 0", "Deal 2"]  # otherwise newest first
+
+
 def test_bad_filter_values_are_left_out_and_said_so_never_an_error(
     client: Client, alice: User
 ) -> None:

@@ -340,7 +340,10 @@ def test_a_record_with_an_unknown_discard_is_steppable_and_the_solver_says_why(
     for step in range(26):
         assert client.get(url(hand, step=str(step))).status_code == 200
     html = client.get(url(hand)).content.decode()
-    assert "hands.N: the double-dummy table needs every card known" in html
+    assert (
+        "it needs every card of the deal, and the record leaves some of North&#x27;s cards unknown"
+        in html
+    )
     response = client.get(url(hand, step="0", line="order_up", auto="all"), follow=True)
     html = response.content.decode()
     assert "The solver cannot play on from here: it needs every card known" in html

@@ -634,6 +634,178 @@ def _make_search(
         hands[leader] = h0
         return best0
 
+    def lead_moves(hand: int, out: int, hint: int) -> list[int]:
+        """The leader's cards, one of each run: the table's best lead for the position
+        first; else the cards that win at once (the top card still out of a suit, trumps
+        first), then the rest from the lowest up, those that were best leads before first.
+        """
+        moves: list[int] = []
+        rest: list[int] = []
+        for suit in lead_suits:
+            mask = suit_mask[suit]
+            legal = hand & mask
+            if legal:
+                reps = runs[suit][(out & mask) << 24 | legal]
+                if hand & top_card[out & mask]:
+                    moves.append(reps[0])
+                    rest += reps[1:]
+                else:
+                    rest += reps
+        rest.sort(key=strength.__getitem__)
+        moves += rest
+        if hint >= 0:
+            if moves[0] != hint and hint in moves:
+                moves.remove(hint)
+                moves.insert(0, hint)
+        elif len(moves) > 1:
+            moves.sort(key=neg_history)
+        return moves
+
+    def follow_moves(hand: int, led: int, win: int, ours: bool, out: int) -> list[int]:
+        """A follower's cards, one of each run: under a winning partner the lowest first;
+        else the cheapest card that wins first, then the lowest."""
+        follow = hand & suit_mask[led]
+        if follow:
+            moves = runs[led][(out & suit_mask[led]) << 24 | follow]
+            if len(moves) > 1:
+                if ours:
+                    return moves[::-1]
+                if len(moves) == 2:
+                    high, low = moves
+                    if strength[low] > win or strength[high] <= win:
+                        return [low, high]
+                    return moves
+                return [c for c in reversed(moves) if strength[c] > win] + [
+                    c for c in reversed(moves) if strength[c] <= win
+                ]
+            return moves
+        moves = []
+        for suit in range(4):
+            legal = hand & suit_mask[suit]
+            if legal:
+                moves += runs[suit][(out & suit_mask[suit]) << 24 | legal]
+        if len(moves) > 1:
+            moves.sort(key=strength.__getitem__)
+            if not ours and trump >= 0:
+                moves = [c for c in moves if suit_of[c] == trump and strength[c] > win] + [
+                    c for c in moves if not (suit_of[c] == trump and strength[c] > win)
+                ]
+        return moves
+
+    def trick(hands: list[int], leader: int, alpha: int, beta: int, out: int, hint: int) -> int:
+        """A whole trick of a four-handed play from its lead, each seat's choices in a
+        loop of its own rather than a call: with three tricks or more left the tree is
+        wide, and the calls of a recursive search cost more than the search itself.
+        ``stats[1]`` is then the best lead found.
+        """
+        s1 = nxt[leader]
+        s2 = nxt[s1]
+        s3 = nxt[s2]
+        h0, h1, h2, h3 = hands[leader], hands[s1], hands[s2], hands[s3]
+        max0 = ns[leader]
+        left = h0.bit_count()
+        moves0 = lead_moves(h0, out, hint)
+        best_card = moves0[0]
+        a0, b0 = alpha, beta
+        best0 = -1 if max0 else 99
+        for c0 in moves0:
+            hands[leader] = h0 ^ (1 << c0)
+            led = suit_of[c0]
+            w0 = strength[c0]
+            # Second hand: an opponent of the leader, who is winning.
+            a1, b1 = a0, b0
+            best1 = 99 if max0 else -1
+            for c1 in follow_moves(h1, led, w0, False, out):
+                hands[s1] = h1 ^ (1 << c1)
+                s = suit_of[c1]
+                if (s == led or s == trump) and strength[c1] > w0:
+                    w1, ws1 = strength[c1], s1
+                else:
+                    w1, ws1 = w0, leader
+                # Third hand: the leader's partner.
+                a2, b2 = a1, b1
+                best2 = -1 if max0 else 99
+                for c2 in follow_moves(h2, led, w1, ws1 == leader, out):
+                    hands[s2] = h2 ^ (1 << c2)
+                    s = suit_of[c2]
+                    if (s == led or s == trump) and strength[c2] > w1:
+                        w2, ws2 = strength[c2], s2
+                    else:
+                        w2, ws2 = w1, ws1
+                    # Fourth hand: the trick is decided here.
+                    a3, b3 = a2, b2
+                    best3 = 99 if max0 else -1
+                    for c3 in follow_moves(h3, led, w2, ws2 == s1, out):
+                        hands[s3] = h3 ^ (1 << c3)
+                        s = suit_of[c3]
+                        ws = s3 if (s == led or s == trump) and strength[c3] > w2 else ws2
+                        won = 1 if ns[ws] else 0
+                        if left == 2:
+                            value = won + last_trick(hands, ws)
+                        else:
+                            value = won + start(hands, ws, a3 - won, b3 - won)
+                        if max0:  # the fourth hand is on the other side: it minimises
+                            if value < best3:
+                                best3 = value
+                                if best3 < b3:
+                                    b3 = best3
+                                    if a3 >= b3:
+                                        break
+                        elif value > best3:
+                            best3 = value
+                            if best3 > a3:
+                                a3 = best3
+                                if a3 >= b3:
+                                    break
+                    hands[s3] = h3
+                    if max0:
+                        if best3 > best2:
+                            best2 = best3
+                            if best2 > a2:
+                                a2 = best2
+                                if a2 >= b2:
+                                    break
+                    elif best3 < best2:
+                        best2 = best3
+                        if best2 < b2:
+                            b2 = best2
+                            if a2 >= b2:
+                                break
+                hands[s2] = h2
+                if max0:
+                    if best2 < best1:
+                        best1 = best2
+                        if best1 < b1:
+                            b1 = best1
+                            if a1 >= b1:
+                                break
+                elif best2 > best1:
+                    best1 = best2
+                    if best1 > a1:
+                        a1 = best1
+                        if a1 >= b1:
+                            break
+            hands[s1] = h1
+            if max0:
+                if best1 > best0:
+                    best0 = best1
+                    best_card = c0
+                    if best0 > a0:
+                        a0 = best0
+                        if a0 >= b0:
+                            break
+            elif best1 < best0:
+                best0 = best1
+                best_card = c0
+                if best0 < b0:
+                    b0 = best0
+                    if a0 >= b0:
+                        break
+        hands[leader] = h0
+        stats[1] = best_card
+        history[best_card] += 1 << left
+        return best0
+
     def start(hands: list[int], leader: int, alpha: int, beta: int) -> int:
         left = hands[leader].bit_count()
         if left <= 1:
@@ -712,7 +884,10 @@ def _make_search(
                 return hi
         a = alpha if alpha > lo else lo
         b = beta if beta < hi else hi
-        value = inner(hands, leader, -1, leader, hint, 0, out, left, 0, a, b)
+        if players == 4:
+            value = trick(hands, leader, a, b, out, hint)
+        else:
+            value = inner(hands, leader, -1, leader, hint, 0, out, left, 0, a, b)
         hint = stats[1]
         if value <= a:
             if value < hi:

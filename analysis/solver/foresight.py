@@ -39,9 +39,25 @@ __all__ = [
     "hand_points",
     "paired_loss",
     "sample_layouts",
+    "SolverCache",
 ]
 
 _SEATS = (Seat.N, Seat.E, Seat.S, Seat.W)
+
+SolverCache = dict[tuple[int, tuple[bool, bool, bool, bool]], Solver]
+"""Solvers by strain and active seats. Their tables hold what is true of a position
+whatever the question, so one cache can serve every decision of a hand."""
+
+
+def _solver(
+    solvers: SolverCache | None, strain: int, active: tuple[bool, bool, bool, bool]
+) -> Solver:
+    if solvers is None:
+        return Solver(strain, active)
+    solver = solvers.get((strain, active))
+    if solver is None:
+        solver = solvers[(strain, active)] = Solver(strain, active)
+    return solver
 
 
 @dataclass(frozen=True)
@@ -163,14 +179,18 @@ def _deal_one(
 
 
 def card_foresight(
-    state: HandState, seat: Seat, samples: int, rng: random.Random
+    state: HandState,
+    seat: Seat,
+    samples: int,
+    rng: random.Random,
+    solvers: SolverCache | None = None,
 ) -> dict[Card, OptionValue]:
     """Expected net points for ``seat``'s side of each legal card, over sampled layouts."""
     assert state.phase is Phase.PLAY and state.strain is not None
     strain = strain_number(state.strain)
     active = tuple(not state.sits_out(s) for s in _SEATS)
     act = (active[0], active[1], active[2], active[3])
-    solver = Solver(strain, act)
+    solver = _solver(solvers, strain, act)
     trick = state.tricks[-1]
     team = seat.team
     groups = _equivalent_cards(state, seat, strain)
@@ -267,7 +287,7 @@ def paired_loss(best: OptionValue, chosen: OptionValue) -> tuple[float, float]:
 
 
 def discard_foresight(
-    state: HandState, samples: int, rng: random.Random
+    state: HandState, samples: int, rng: random.Random, solvers: SolverCache | None = None
 ) -> dict[Card, OptionValue]:
     """Expected net points for the dealer's side of each discard, over sampled layouts."""
     assert state.phase is Phase.DISCARD and state.strain is not None
@@ -276,7 +296,7 @@ def discard_foresight(
     strain = strain_number(state.strain)
     active = tuple(not state.sits_out(s) for s in _SEATS)
     act = (active[0], active[1], active[2], active[3])
-    solver = Solver(strain, act)
+    solver = _solver(solvers, strain, act)
     groups = distinct_discards(state)
     after: dict[Card, HandState] = {}
     for card in groups:
@@ -351,6 +371,7 @@ def call_foresight(
     samples: int,
     rng: random.Random,
     policy: Policy,
+    solvers: SolverCache | None = None,
 ) -> dict[Action, OptionValue]:
     """Expected net points for ``seat``'s side of each option of a bidding decision. Each
     option is followed to the end of the auction (and the dealer's discard) by ``policy``
@@ -358,7 +379,8 @@ def call_foresight(
     """
     options = call_options(state)
     values: dict[Action, list[float]] = {option: [] for option in options}
-    solvers: dict[tuple[int, tuple[bool, bool, bool, bool]], Solver] = {}
+    if solvers is None:
+        solvers = {}
     for _ in range(samples):
         dealt = _deal_for(state, seat, rng)
         if dealt is None:
@@ -392,11 +414,7 @@ def _replay(trial: HandState, state: HandState, seat: Seat) -> None:
         trial.apply(Call("pass"))
 
 
-def _play_out(
-    state: HandState,
-    team: Team,
-    solvers: dict[tuple[int, tuple[bool, bool, bool, bool]], Solver],
-) -> int:
+def _play_out(state: HandState, team: Team, solvers: SolverCache) -> int:
     """Net points for ``team`` of a hand whose auction is over, played double dummy."""
     if state.phase is Phase.DONE:
         return 0  # thrown in: nobody scores
@@ -404,9 +422,7 @@ def _play_out(
     strain = strain_number(state.strain)
     active = tuple(not state.sits_out(s) for s in _SEATS)
     act = (active[0], active[1], active[2], active[3])
-    solver = solvers.get((strain, act))
-    if solver is None:
-        solver = solvers[(strain, act)] = Solver(strain, act)
+    solver = _solver(solvers, strain, act)
     masks = [0, 0, 0, 0]
     for s in _SEATS:
         if act[s.number]:

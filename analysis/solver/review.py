@@ -34,6 +34,7 @@ from .explain import MARKS, Line, classify, explain_call, explain_card
 from .foresight import (
     OptionValue,
     Policy,
+    SolverCache,
     call_foresight,
     card_foresight,
     discard_foresight,
@@ -121,13 +122,16 @@ def review_hand(
         progress(0, total)
     state = revealed_state(record)
     solvers = Solvers()
+    # The foresight of every decision shares its solvers: what they learn of a position
+    # holds for any question, and later decisions meet the positions of earlier ones.
+    shared: SolverCache = {}
     decisions: list[dict[str, Any]] = []
     for seat, action in record.state.history:
         rng = random.Random(f"{params.seed}:{len(decisions)}")
         if isinstance(action, Discard | Play):
-            decisions.append(_review_decision(state, seat, action, params, rng, solvers))
+            decisions.append(_review_decision(state, seat, action, params, rng, solvers, shared))
         else:
-            decisions.append(_review_call(state, seat, action, params, rng, policy))
+            decisions.append(_review_call(state, seat, action, params, rng, policy, shared))
         if progress is not None:
             progress(len(decisions), total)
         state.apply(action)
@@ -146,6 +150,7 @@ def _review_call(
     params: ReviewParams,
     rng: random.Random,
     policy: Policy,
+    shared: SolverCache,
 ) -> dict[str, Any]:
     """A bidding decision, judged by foresight (hindsight has no meaning before the play)."""
     out: dict[str, Any] = {"kind": "call", "seat": seat.value, "chosen": call_label(action)}
@@ -159,7 +164,7 @@ def _review_call(
         out["foresight"] = {"forced": True}
         return out
     try:
-        values = call_foresight(state, seat, params.samples, rng, policy)
+        values = call_foresight(state, seat, params.samples, rng, policy, shared)
     except Unknown as unknown:
         out["foresight"] = {"reason": unknown.reason}
         return out
@@ -236,6 +241,7 @@ def _review_decision(
     params: ReviewParams,
     rng: random.Random,
     solvers: Solvers,
+    shared: SolverCache,
 ) -> dict[str, Any]:
     kind = "discard" if isinstance(action, Discard) else "play"
     chosen = action.card
@@ -278,9 +284,9 @@ def _review_decision(
         return out
     try:
         if kind == "discard":
-            values = discard_foresight(state, params.samples, rng)
+            values = discard_foresight(state, params.samples, rng, shared)
         else:
-            values = card_foresight(state, seat, params.samples, rng)
+            values = card_foresight(state, seat, params.samples, rng, shared)
     except Unknown as unknown:
         out["foresight"] = {"reason": unknown.reason}
         return out

@@ -693,16 +693,17 @@ def _make_search(
         return moves
 
     def trick(hands: list[int], leader: int, alpha: int, beta: int, out: int, hint: int) -> int:
-        """A whole trick of a four-handed play from its lead, each seat's choices in a
-        loop of its own rather than a call: with three tricks or more left the tree is
-        wide, and the calls of a recursive search cost more than the search itself.
-        ``stats[1]`` is then the best lead found.
+        """A whole trick from its lead, each seat's choices in a loop of its own rather
+        than a call: with three tricks or more left the tree is wide, and the calls of a
+        recursive search cost more than the search itself. Four players, or three when
+        one sits out (the third card then completes the trick). ``stats[1]`` is then
+        the best lead found.
         """
         s1 = nxt[leader]
         s2 = nxt[s1]
         s3 = nxt[s2]
         h0, h1, h2, h3 = hands[leader], hands[s1], hands[s2], hands[s3]
-        max0 = ns[leader]
+        max0, max1, max2, max3 = ns[leader], ns[s1], ns[s2], ns[s3]
         left = h0.bit_count()
         moves0 = lead_moves(h0, out, hint)
         best_card = moves0[0]
@@ -712,53 +713,57 @@ def _make_search(
             hands[leader] = h0 ^ (1 << c0)
             led = suit_of[c0]
             w0 = strength[c0]
-            # Second hand: an opponent of the leader, who is winning.
             a1, b1 = a0, b0
-            best1 = 99 if max0 else -1
-            for c1 in follow_moves(h1, led, w0, False, out):
+            best1 = -1 if max1 else 99
+            for c1 in follow_moves(h1, led, w0, max0 == max1, out):
                 hands[s1] = h1 ^ (1 << c1)
                 s = suit_of[c1]
                 if (s == led or s == trump) and strength[c1] > w0:
                     w1, ws1 = strength[c1], s1
                 else:
                     w1, ws1 = w0, leader
-                # Third hand: the leader's partner.
                 a2, b2 = a1, b1
-                best2 = -1 if max0 else 99
-                for c2 in follow_moves(h2, led, w1, ws1 == leader, out):
+                best2 = -1 if max2 else 99
+                for c2 in follow_moves(h2, led, w1, ns[ws1] == max2, out):
                     hands[s2] = h2 ^ (1 << c2)
                     s = suit_of[c2]
                     if (s == led or s == trump) and strength[c2] > w1:
                         w2, ws2 = strength[c2], s2
                     else:
                         w2, ws2 = w1, ws1
-                    # Fourth hand: the trick is decided here.
-                    a3, b3 = a2, b2
-                    best3 = 99 if max0 else -1
-                    for c3 in follow_moves(h3, led, w2, ws2 == s1, out):
-                        hands[s3] = h3 ^ (1 << c3)
-                        s = suit_of[c3]
-                        ws = s3 if (s == led or s == trump) and strength[c3] > w2 else ws2
-                        won = 1 if ns[ws] else 0
+                    if lone:  # three cards: the trick is decided
+                        won = 1 if ns[ws2] else 0
                         if left == 2:
-                            value = won + last_trick(hands, ws)
+                            best3 = won + last_trick(hands, ws2)
                         else:
-                            value = won + start(hands, ws, a3 - won, b3 - won)
-                        if max0:  # the fourth hand is on the other side: it minimises
-                            if value < best3:
+                            best3 = won + start(hands, ws2, a2 - won, b2 - won)
+                    else:
+                        a3, b3 = a2, b2
+                        best3 = -1 if max3 else 99
+                        for c3 in follow_moves(h3, led, w2, ns[ws2] == max3, out):
+                            hands[s3] = h3 ^ (1 << c3)
+                            s = suit_of[c3]
+                            ws = s3 if (s == led or s == trump) and strength[c3] > w2 else ws2
+                            won = 1 if ns[ws] else 0
+                            if left == 2:
+                                value = won + last_trick(hands, ws)
+                            else:
+                                value = won + start(hands, ws, a3 - won, b3 - won)
+                            if max3:
+                                if value > best3:
+                                    best3 = value
+                                    if best3 > a3:
+                                        a3 = best3
+                                        if a3 >= b3:
+                                            break
+                            elif value < best3:
                                 best3 = value
                                 if best3 < b3:
                                     b3 = best3
                                     if a3 >= b3:
                                         break
-                        elif value > best3:
-                            best3 = value
-                            if best3 > a3:
-                                a3 = best3
-                                if a3 >= b3:
-                                    break
-                    hands[s3] = h3
-                    if max0:
+                        hands[s3] = h3
+                    if max2:
                         if best3 > best2:
                             best2 = best3
                             if best2 > a2:
@@ -772,17 +777,17 @@ def _make_search(
                             if a2 >= b2:
                                 break
                 hands[s2] = h2
-                if max0:
-                    if best2 < best1:
+                if max1:
+                    if best2 > best1:
                         best1 = best2
-                        if best1 < b1:
-                            b1 = best1
+                        if best1 > a1:
+                            a1 = best1
                             if a1 >= b1:
                                 break
-                elif best2 > best1:
+                elif best2 < best1:
                     best1 = best2
-                    if best1 > a1:
-                        a1 = best1
+                    if best1 < b1:
+                        b1 = best1
                         if a1 >= b1:
                             break
             hands[s1] = h1
@@ -884,7 +889,7 @@ def _make_search(
                 return hi
         a = alpha if alpha > lo else lo
         b = beta if beta < hi else hi
-        if players == 4:
+        if players > 2:
             value = trick(hands, leader, a, b, out, hint)
         else:
             value = inner(hands, leader, -1, leader, hint, 0, out, left, 0, a, b)

@@ -651,7 +651,8 @@ def _make_search(
                     rest += reps[1:]
                 else:
                     rest += reps
-        rest.sort(key=strength.__getitem__)
+        if len(rest) > 1:
+            rest.sort(key=strength.__getitem__)
         moves += rest
         if hint >= 0:
             if moves[0] != hint and hint in moves:
@@ -715,7 +716,12 @@ def _make_search(
             w0 = strength[c0]
             a1, b1 = a0, b0
             best1 = -1 if max1 else 99
-            for c1 in follow_moves(h1, led, w0, max0 == max1, out):
+            f = h1 & suit_mask[led]
+            for c1 in (
+                (f.bit_length() - 1,)
+                if f and not f & (f - 1)
+                else follow_moves(h1, led, w0, max0 == max1, out)
+            ):
                 hands[s1] = h1 ^ (1 << c1)
                 s = suit_of[c1]
                 if (s == led or s == trump) and strength[c1] > w0:
@@ -724,7 +730,12 @@ def _make_search(
                     w1, ws1 = w0, leader
                 a2, b2 = a1, b1
                 best2 = -1 if max2 else 99
-                for c2 in follow_moves(h2, led, w1, ns[ws1] == max2, out):
+                f = h2 & suit_mask[led]
+                for c2 in (
+                    (f.bit_length() - 1,)
+                    if f and not f & (f - 1)
+                    else follow_moves(h2, led, w1, ns[ws1] == max2, out)
+                ):
                     hands[s2] = h2 ^ (1 << c2)
                     s = suit_of[c2]
                     if (s == led or s == trump) and strength[c2] > w1:
@@ -740,7 +751,12 @@ def _make_search(
                     else:
                         a3, b3 = a2, b2
                         best3 = -1 if max3 else 99
-                        for c3 in follow_moves(h3, led, w2, ns[ws2] == max3, out):
+                        f = h3 & suit_mask[led]
+                        for c3 in (
+                            (f.bit_length() - 1,)
+                            if f and not f & (f - 1)
+                            else follow_moves(h3, led, w2, ns[ws2] == max3, out)
+                        ):
                             hands[s3] = h3 ^ (1 << c3)
                             s = suit_of[c3]
                             ws = s3 if (s == led or s == trump) and strength[c3] > w2 else ws2

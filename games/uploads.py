@@ -43,8 +43,8 @@ about 20 KB, so this holds the largest real files many times over while keeping 
 request's parsing and checking well under a second."""
 
 MAX_HANDS = 200
-"""Hands a upload. Each is reviewed by a worker (about 1.4 s a hand), so 200 hands keep
-one upload's review under five minutes of one worker's time on the bulk queue."""
+"""Hands an upload. Each is reviewed by a worker (under a second a hand), so 200 hands keep
+one upload's review within a few minutes of one worker's time on the bulk queue."""
 
 FORMATS = {
     "json": "a JSON record or a JSON list of records",

@@ -68,3 +68,13 @@ def _notify(comment: HandComment) -> None:
         recipients = [hand.owner]
         text = f"{author.username} commented on your hand “{hand}”, step {comment.step}: {excerpt}"
     Notification.objects.notify(recipients, text, url)
+
+
+def delete_comment(hand: Hand, author: User, comment_id: int) -> HandComment:
+    """Delete ``author``'s own comment ``comment_id`` on ``hand``; a comment by anyone else
+    (or on another hand) is not found. Returns the deleted comment (its step says where)."""
+    comment = HandComment.objects.filter(hand=hand, author=author, pk=comment_id).first()
+    if comment is None:
+        raise HandComment.DoesNotExist
+    comment.delete()
+    return comment

@@ -22,7 +22,7 @@ from analysis.models import AnalysisJob
 from analysis.solver.review import ReviewParams
 
 from .access import HandAccess, hand_for_viewer
-from .comments import CommentError, comment_url, post_comment
+from .comments import CommentError, comment_url, delete_comment, post_comment
 from .engine.cards import Seat
 from .forms import CommentForm
 from .models import Hand, HandComment
@@ -173,6 +173,33 @@ def hand_reanalyse(request: HttpRequest, pk: int) -> HttpResponse:
     target = reverse("games:hand_review", args=[hand.pk])
     step = request.POST.get("step", "")
     return redirect(f"{target}?step={int(step)}" if step.isdigit() else target)
+
+
+@require_POST
+@login_required
+def hand_comment_delete(request: HttpRequest, pk: int, comment_pk: int) -> HttpResponse:
+    """Delete one of your own comments on the hand. With htmx the decision's comments come
+    back in place; without, the page at that step."""
+    access = hand_for_viewer(request, pk)
+    if not access.can_comment:
+        raise Http404("No such hand.")
+    hand = access.hand
+    try:
+        deleted = delete_comment(hand, request.user, comment_pk)
+    except HandComment.DoesNotExist:
+        raise Http404("No such comment of yours.") from None
+    if not request.htmx:
+        messages.success(request, "Comment deleted.")
+        return redirect(comment_url(hand, deleted.step))
+    comments = list(HandComment.objects.on(hand).filter(step=deleted.step))
+    context = {
+        "hand": hand,
+        "access": access,
+        "posted": True,
+        "badge_oob": True,
+        **_comments_context(access, deleted.step, comments, None),
+    }
+    return render(request, f"{TEMPLATE}#comments", context)
 
 
 def _comments_context(

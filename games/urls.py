@@ -19,6 +19,11 @@ urlpatterns = [
     ),
     path("hands/<int:pk>/reanalyse/", review_views.hand_reanalyse, name="hand_reanalyse"),
     path("hands/<int:pk>/comments/", review_views.hand_comment, name="hand_comment"),
+    path(
+        "hands/<int:pk>/comments/<int:comment_pk>/delete/",
+        review_views.hand_comment_delete,
+        name="hand_comment_delete",
+    ),
     path("play/", views.play, name="play"),
     path("play/new/", views.start_game, name="start_game"),
     path("play/<int:pk>/", views.game, name="game"),

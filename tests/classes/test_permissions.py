@@ -49,7 +49,7 @@ def world(db: None) -> World:
     assignment.chosen_students.set([student])
     Submission.objects.create(assignment=assignment, student=student)
     student_hand = make_hand(student, title="Student's hand")
-    HandComment.objects.create(hand=student_hand, author=teacher, step=0, text="Why pass?")
+    remark = HandComment.objects.create(hand=student_hand, author=teacher, step=0, text="Why pass?")
     users = {
         "teacher": teacher,
         "other_teacher": other_teacher,
@@ -68,6 +68,7 @@ def world(db: None) -> World:
         "student": student.pk,
         "classmate": classmate.pk,
         "student_hand": student_hand.pk,
+        "remark": remark.pk,
     }
     return World(users, ids)
 
@@ -198,6 +199,13 @@ TABLE: list[tuple[str, str, dict[str, Any], tuple[Any, ...]]] = [
         {"step": 1, "text": "Hi"},
         (LOGIN, 404, 404, 404, 404, 302),
     ),
+    # Only its author deletes a comment: the teacher here, not the hand's owner.
+    (
+        "post",
+        "/hands/{student_hand}/comments/{remark}/delete/",
+        {},
+        (LOGIN, 404, 404, 404, 404, 302),
+    ),
     ("get", "/notifications/", {}, (LOGIN, 200, 200, 200, 200, 200)),
     ("get", "/accounts/settings/", {}, (LOGIN, 200, 200, 200, 200, 200)),
     (
@@ -268,6 +276,7 @@ def test_every_url_of_comments_notifications_and_settings_is_in_the_table() -> N
     routes = {
         reverse("games:hand_review", args=[1]),
         reverse("games:hand_comment", args=[1]),
+        reverse("games:hand_comment_delete", args=[1, 2]),
         reverse("games:hand_export", args=[1, "egn"]).replace("/egn/", "/X/"),
         reverse("accounts:settings"),
         *("/notifications/" + str(p.pattern) for p in notification_urls.urlpatterns),

@@ -107,6 +107,38 @@ def test_the_comment_shows_at_its_step_escaped_and_marks_the_move_list(
     assert "No comment on this decision yet." in elsewhere
 
 
+def test_an_author_deletes_their_own_comment_and_nobody_else_can(
+    teacher: User, student: User, hand: Hand
+) -> None:
+    mine = HandComment.objects.create(hand=hand, author=teacher, step=5, text="Lead low")
+    theirs = HandComment.objects.create(hand=hand, author=student, step=5, text="Why?")
+    shown = page(signed_in(teacher), hand, 5)
+    delete = reverse("games:hand_comment_delete", args=[hand.pk, mine.pk])
+    assert f'action="{delete}"' in shown  # offered on one's own comment only
+    assert reverse("games:hand_comment_delete", args=[hand.pk, theirs.pk]) not in shown
+    # Someone else's comment, or one on another hand, is not found.
+    refused = signed_in(student).post(delete)
+    assert refused.status_code == 404 and HandComment.objects.filter(pk=mine.pk).exists()
+    other_hand = make_hand(teacher, title="Another")  # the teacher may comment there too
+    wrong_hand = reverse("games:hand_comment_delete", args=[other_hand.pk, mine.pk])
+    assert signed_in(teacher).post(wrong_hand).status_code == 404
+    assert signed_in(teacher).get(delete).status_code == 405  # POST only
+    # Without JavaScript: back to the step, with a message.
+    response = signed_in(teacher).post(delete)
+    assert response["Location"] == f"/hands/{hand.pk}/?step=5#comments"
+    assert list(HandComment.objects.all()) == [theirs]
+
+
+def test_deleting_a_comment_with_htmx_returns_the_steps_comments_and_badge(
+    teacher: User, hand: Hand
+) -> None:
+    mine = HandComment.objects.create(hand=hand, author=teacher, step=5, text="Lead low")
+    delete = reverse("games:hand_comment_delete", args=[hand.pk, mine.pk])
+    html = signed_in(teacher).post(delete, HTTP_HX_REQUEST="true").content.decode()
+    assert 'id="comments"' in html and "No comment on this decision yet." in html
+    assert '<span id="move-comments-5" aria-hidden="true" hx-swap-oob="true">' in html
+
+
 def test_a_students_reply_tells_the_teachers_who_commented(
     teacher: User, student: User, classroom: Classroom, hand: Hand
 ) -> None:

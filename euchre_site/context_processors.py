@@ -19,9 +19,12 @@ def navigation(request: HttpRequest) -> dict[str, object]:
     "page" marks the section's own page, "location" a page inside the section.
     """
     urls = [(label, reverse(url_name)) for label, url_name in SECTIONS]
+    # A view may say which section its page belongs to (``request.nav_path``) where the
+    # path would mislead: a student's hand seen by their teacher is under /hands/.
+    path = getattr(request, "nav_path", request.path)
     # The section a page is in is the one with the longest matching URL: /hands/upload/
     # is in Upload, not also in My hands.
-    inside = max((url for _, url in urls if request.path.startswith(url)), key=len, default="")
+    inside = max((url for _, url in urls if path and path.startswith(url)), key=len, default="")
     links = []
     for label, url in urls:
         if request.path == url:
@@ -31,7 +34,12 @@ def navigation(request: HttpRequest) -> dict[str, object]:
         else:
             current = ""
         links.append({"label": label, "url": url, "current": current})
-    return {"navigation": links}
+    # Classes shows for signed-in users only, so it is not one of SECTIONS.
+    classes = reverse("classes:index")
+    in_classes = (
+        "page" if request.path == classes else "location" if path.startswith(classes) else ""
+    )
+    return {"navigation": links, "nav_classes": in_classes}
 
 
 def notifications(request: HttpRequest) -> dict[str, object]:

@@ -78,6 +78,10 @@ def hand_review(request: HttpRequest, pk: int) -> HttpResponse:
     visible or only that seat's cards (``view``), on the main line or a what-if (``line``)."""
     access = hand_for_viewer(request, pk)
     hand = access.hand
+    if not access.is_owner:
+        # Someone else's hand is not in the viewer's own "My hands": a teacher reached it
+        # from Classes; a share link from no section of the site.
+        request.nav_path = reverse("classes:index") if access.is_teacher else ""  # type: ignore[attr-defined]
     default_seat = _default_seat(hand)
     params, notes = parse_params(request.GET, default_seat, access.share_token)
     latest, done = _jobs(hand)

@@ -229,6 +229,17 @@ def test_a_share_link_shows_the_hand_but_not_its_comments(
     assert "Private note" not in egn.content.decode()
 
 
+def test_a_students_hand_is_in_the_teachers_classes_section_not_my_hands(
+    teacher: User, student: User, hand: Hand
+) -> None:
+    as_teacher = page(signed_in(teacher), hand, 0)
+    assert '<a href="/classes/" aria-current="location">Classes</a>' in as_teacher
+    assert '<a href="/hands/">My hands</a>' in as_teacher
+    as_owner = page(signed_in(student), hand, 0)
+    assert '<a href="/hands/" aria-current="location">My hands</a>' in as_owner
+    assert '<a href="/classes/">Classes</a>' in as_owner
+
+
 def test_the_teacher_sees_the_hand_read_only(teacher: User, hand: Hand) -> None:
     shown = page(signed_in(teacher), hand, 0)
     assert "a hand of your student sam, who sat South · read only; you may comment" in shown

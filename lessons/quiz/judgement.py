@@ -153,6 +153,36 @@ def grade_options(
     return best, accepted, numbers, losses
 
 
+def _graded_draft(
+    kind: str,
+    prompt: str,
+    position: dict[str, Any],
+    order: list[str],
+    best: str,
+    accepted: list[str],
+    explanation: str,
+    losses: dict[str, tuple[float, float]],
+    numbers: dict[str, Any],
+    words: Callable[[str], str],
+) -> Draft:
+    """A question graded by expected points: one choice to make among ``order``, any
+    accepted one right, each other one told what it gives up (``words`` names it)."""
+    return Draft(
+        kind=kind,
+        prompt=prompt,
+        position=position,
+        choices=order,
+        multiple=False,
+        grading=Grading(
+            answer=[best],
+            accepted=accepted,
+            explanation=explanation,
+            feedback=_feedback(order, accepted, losses, words),
+            numbers=numbers,
+        ),
+    )
+
+
 def _feedback(
     order: list[str],
     accepted: list[str],
@@ -334,19 +364,8 @@ def call_question(rng: random.Random, level: int) -> Draft:
         "auction": record_from_state(state)["auction"],
         "score": {"NS": 0, "EW": 0},
     }
-    return Draft(
-        kind="call",
-        prompt=prompt,
-        position=position,
-        choices=order,
-        multiple=False,
-        grading=Grading(
-            answer=[best],
-            accepted=accepted,
-            explanation=explanation,
-            feedback=_feedback(order, accepted, losses, _call_words),
-            numbers=numbers,
-        ),
+    return _graded_draft(
+        "call", prompt, position, order, best, accepted, explanation, losses, numbers, _call_words
     )
 
 
@@ -443,21 +462,17 @@ def _best_card_draft(
     }
     if state.alone:
         position["alone"] = state.maker.value
-    return Draft(
-        kind="best_card",
-        prompt=prompt,
-        position=position,
-        choices=order,
-        multiple=False,
-        grading=Grading(
-            answer=[best],
-            accepted=accepted,
-            explanation=explanation,
-            feedback=_feedback(
-                order, accepted, losses, lambda label: f"playing {the(parse_card(label))}"
-            ),
-            numbers=numbers,
-        ),
+    return _graded_draft(
+        "best_card",
+        prompt,
+        position,
+        order,
+        best,
+        accepted,
+        explanation,
+        losses,
+        numbers,
+        lambda label: f"playing {the(parse_card(label))}",
     )
 
 
@@ -570,19 +585,15 @@ def discard_question(rng: random.Random, level: int) -> Draft:
     }
     if state.defender_alone is not None:
         position["defender_alone"] = state.defender_alone.value
-    return Draft(
-        kind="discard",
-        prompt=prompt,
-        position=position,
-        choices=order,
-        multiple=False,
-        grading=Grading(
-            answer=[best],
-            accepted=accepted,
-            explanation=explanation,
-            feedback=_feedback(
-                order, accepted, losses, lambda label: f"discarding {the(parse_card(label))}"
-            ),
-            numbers=numbers,
-        ),
+    return _graded_draft(
+        "discard",
+        prompt,
+        position,
+        order,
+        best,
+        accepted,
+        explanation,
+        losses,
+        numbers,
+        lambda label: f"discarding {the(parse_card(label))}",
     )

@@ -15,7 +15,6 @@ renders.
 
 from __future__ import annotations
 
-import copy
 import math
 import re
 from collections.abc import Callable, Mapping
@@ -529,7 +528,7 @@ class Replay:
             if state.is_terminal or seat is None:
                 return state, done, "The hand is over: there is nothing more to play."
             if action not in state.legal_actions():
-                trial = copy.deepcopy(state)
+                trial = state.copy()
                 try:
                     trial.apply(action)
                 except IllegalAction as error:

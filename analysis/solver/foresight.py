@@ -13,7 +13,6 @@ The same ``seed`` gives the same layouts, so a review is reproducible.
 
 from __future__ import annotations
 
-import copy
 import math
 import random
 from collections.abc import Callable
@@ -300,7 +299,7 @@ def discard_foresight(
     groups = distinct_discards(state)
     after: dict[Card, HandState] = {}
     for card in groups:
-        trial = copy.deepcopy(state)
+        trial = state.copy()
         trial.apply(Discard(card))
         after[card] = trial
     own = [c for c in state.hands[dealer] if c is not None]

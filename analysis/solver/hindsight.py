@@ -8,12 +8,11 @@ when, after that option, every active seat plays perfectly with all cards visibl
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.engine.cards import ALL_CARDS, Card, Seat, Suit, Team, effective_suit, power
+from games.engine.cards import ALL_CARDS, Card, Seat, Suit, Team, effective_suit, power, sort_cards
 from games.engine.hand import NT, Discard, HandState, Phase, Play, Strain
 from games.engine.record import HandRecord, format_record, parse_record
 from games.engine.rules import Rules
@@ -97,6 +96,16 @@ def revealed_state(record: HandRecord) -> HandState:
     """A fresh state at the deal of ``record``, its unknown cards filled in wherever the play
     showed them, ready to have ``record.state.history`` applied again.
     """
+    if None not in record.kitty and not any(None in cards for cards in record.hands.values()):
+        # Nothing to reveal: the record's own cards, in the canonical order the round trip
+        # through the JSON form would give them.
+        return HandState(
+            record.rules,
+            record.dealer,
+            {seat: sort_cards(list(cards)) for seat, cards in record.hands.items()},
+            record.upcard,
+            sort_cards(list(record.kitty)),
+        )
     revealed = parse_record(format_record(record))
     return HandState(
         revealed.rules, revealed.dealer, revealed.hands, revealed.upcard, revealed.kitty
@@ -167,7 +176,7 @@ def discard_options(state: HandState, solvers: Solvers) -> dict[Card, int]:
     groups = distinct_discards(state)
     # Every discard leads to the same first lead: one copy of the state gives the position,
     # and each discard only changes the dealer's cards.
-    trial = _copy_for_discard(state)
+    trial = state.copy()
     trial.apply(Discard(next(iter(groups))))
     base = position_of(trial)
     guess: int | None = None
@@ -228,10 +237,6 @@ def _adjacent(a: Card, b: Card, trump: Suit | None) -> bool:
     return effective_suit(a, trump) is effective_suit(b, trump) and (
         abs(_rank_in_suit(a, trump) - _rank_in_suit(b, trump)) == 1
     )
-
-
-def _copy_for_discard(state: HandState) -> HandState:
-    return copy.deepcopy(state)
 
 
 def hindsight_review(record: HandRecord) -> list[CardDecision]:

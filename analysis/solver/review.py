@@ -11,7 +11,6 @@ a one-sentence explanation. It reports progress through the callback as
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
@@ -319,7 +318,7 @@ def _line(
 ) -> Line | None:
     """Perfect play in this deal after ``card``, when every card is known."""
     if kind == "discard":
-        trial = copy.deepcopy(state)
+        trial = state.copy()
         trial.apply(Discard(card))
         try:
             start = position_of(trial)

@@ -7,8 +7,8 @@ import random
 from analysis.solver.hindsight import dd_table, hindsight_review, position_of, revealed_state
 from games.engine.cards import Seat, Team
 from games.engine.game import Game
-from games.engine.hand import Discard, Play
-from games.engine.record import parse_record, record_from_state
+from games.engine.hand import Discard, HandState, Play
+from games.engine.record import format_record, parse_record, record_from_state
 from games.engine.rules import PRESETS, Rules
 
 from .brute import brute_force
@@ -147,3 +147,20 @@ def test_in_the_upcards_suit_the_dealer_discards_what_is_best_for_its_side() -> 
     assert best is not None
     expected_ns = best if dealer.team is Team.NS else 5 - best
     assert table[upcard.suit.value]["NS"] == expected_ns
+
+
+def test_a_fully_known_record_gives_the_state_the_json_round_trip_gives() -> None:
+    """The shortcut for records with nothing to reveal deals exactly what the round trip
+    through the canonical JSON form (the path for records with unknown cards) deals."""
+    for name, rules in PRESETS.items():
+        for record in played_records(4, rules, seed=11):
+            fast = revealed_state(record)
+            again = parse_record(format_record(record))
+            slow = HandState(again.rules, again.dealer, again.hands, again.upcard, again.kitty)
+            assert fast.dealt == slow.dealt, name
+            assert fast.dealt_kitty == slow.dealt_kitty, name
+            for _, action in record.state.history:
+                fast.apply(action)
+                slow.apply(action)
+            assert fast.hands == slow.hands, name
+            assert fast.tricks_won == slow.tricks_won == record.state.tricks_won, name

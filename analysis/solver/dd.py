@@ -218,15 +218,27 @@ class Solver:
 
     # -- public -------------------------------------------------------------------------
 
-    def solve(self, position: Position, guess: int | None = None) -> int:
+    def solve(
+        self,
+        position: Position,
+        guess: int | None = None,
+        at_least: int = 0,
+        at_most: int | None = None,
+    ) -> int:
         """North-South's tricks from ``position`` on, with perfect play by everyone.
 
         ``guess``, when given, is where the tests start (a sibling's value, say): a close
-        guess needs only two tests.
+        guess needs only two tests. ``at_least`` and ``at_most`` are bounds on the answer
+        already known (from the parent's value, say); they must hold, and a test they
+        settle is not made.
         """
         self._check(position)
         hands = list(position.hands)
-        lo, hi = 0, position.tricks_left
+        lo, hi = max(at_least, 0), position.tricks_left
+        if at_most is not None and at_most < hi:
+            hi = at_most
+        if lo >= hi:
+            return hi
         # Zero-window tests ("can North-South take k tricks?") prune far more than one
         # full-window search; the table keeps what each test learnt for the next.
         if guess is None:
@@ -324,18 +336,29 @@ class Solver:
             return Position(self.strain, four, winner, (), self.active), won
         return Position(self.strain, four, position.leader, trick, self.active), 0
 
-    def options(self, position: Position) -> dict[int, int]:
-        """For each legal card of the seat to move: North-South's tricks after playing it."""
+    def options(self, position: Position, value: int | None = None) -> dict[int, int]:
+        """For each legal card of the seat to move: North-South's tricks after playing it.
+
+        ``value``, when known, is the position's own value (:meth:`solve`'s answer): no
+        option is better than it for the seat to move, so each starts from it, and one
+        test settles every option that reaches it.
+        """
         self._check(position)
         values: dict[int, int] = {}
-        guess: int | None = None
+        guess = value
+        maximise = NS_SEATS[position.to_move]
         for group in self.equivalent_groups(position):
             child, won = self.child(position, group[0])
-            # Options are usually worth about the same: each starts from the last one's value.
-            value = won + self.solve(child, None if guess is None else guess - won)
-            guess = value
+            if value is None:
+                # Options are usually worth about the same: each starts from the last one's.
+                option = won + self.solve(child, None if guess is None else guess - won)
+                guess = option
+            elif maximise:
+                option = won + self.solve(child, value - won, at_most=value - won)
+            else:
+                option = won + self.solve(child, value - won + 1, at_least=value - won)
             for card in group:
-                values[card] = value
+                values[card] = option
         return values
 
     def equivalent_groups(self, position: Position) -> list[list[int]]:

@@ -160,9 +160,21 @@ class Solvers:
         return solver
 
 
-def card_options(position: Position, solvers: Solvers, team: Team) -> dict[Card, int]:
-    values = solvers(position).options(position)
+def card_options(
+    position: Position, solvers: Solvers, team: Team, ns_total: int | None = None
+) -> dict[Card, int]:
+    """dd_tricks of ``team`` for each legal card. ``ns_total``, when known, is the tricks
+    North-South end the hand with from here under perfect play (the value of the option
+    chosen at the decision before): it bounds every option and saves tests.
+    """
+    known = None if ns_total is None else ns_total - position.ns_tricks
+    values = solvers(position).options(position, known)
     return {ALL_CARDS[i]: _team_tricks(position, v, team) for i, v in values.items()}
+
+
+def _ns_total(team: Team, dd_tricks: int) -> int:
+    """North-South's tricks at the end of the hand from ``team``'s ``dd_tricks``."""
+    return dd_tricks if team is Team.NS else 5 - dd_tricks
 
 
 def discard_options(state: HandState, solvers: Solvers) -> dict[Card, int]:
@@ -250,21 +262,28 @@ def iter_hindsight_review(record: HandRecord) -> Iterator[CardDecision]:
     """:func:`hindsight_review`, one decision at a time."""
     state = revealed_state(record)
     solvers = Solvers()
+    # North-South's tricks at the end of the hand after the last decision's choice, with
+    # perfect play from there: the value of the next decision's position.
+    ns_total: int | None = None
     for seat, action in record.state.history:
         if isinstance(action, Discard):
             decision = CardDecision("discard", seat, action.card, None)
             try:
                 decision.options = discard_options(state, solvers)
+                ns_total = _ns_total(seat.team, decision.options[action.card])
             except Unknown as unknown:
                 decision.reason = unknown.reason
+                ns_total = None
             yield decision
         elif isinstance(action, Play):
             decision = CardDecision("play", seat, action.card, len(state.tricks))
             try:
                 position = position_of(state)
-                decision.options = card_options(position, solvers, seat.team)
+                decision.options = card_options(position, solvers, seat.team, ns_total)
+                ns_total = _ns_total(seat.team, decision.options[action.card])
             except Unknown as unknown:
                 decision.reason = f"not every card in play is known: {unknown.reason}"
+                ns_total = None
             yield decision
         state.apply(action)
 

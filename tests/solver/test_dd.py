@@ -79,6 +79,27 @@ def test_every_option_value_agrees_with_brute_force() -> None:
             assert value == expected, (position, card)
 
 
+def test_options_given_the_position_value_are_the_options_found_without_it() -> None:
+    rng = random.Random(8)
+    for _ in range(300):
+        solver, position = random_position(rng, rng.randint(1, 5))
+        value = Solver(position.strain, position.active).solve(position)
+        fresh = Solver(position.strain, position.active).options(position)
+        assert solver.options(position, value) == fresh, position
+
+
+def test_known_bounds_that_settle_the_value_need_no_search() -> None:
+    rng = random.Random(9)
+    for _ in range(100):
+        solver, position = random_position(rng, rng.randint(2, 5))
+        value = Solver(position.strain, position.active).solve(position)
+        nodes = solver.nodes
+        assert solver.solve(position, at_least=value, at_most=value) == value
+        assert solver.nodes == nodes
+        assert solver.solve(position, at_least=value) == value
+        assert solver.solve(position, at_most=value) == value
+
+
 def test_full_deals_agree_with_brute_force() -> None:
     rng = random.Random(99)
     for _ in range(6):

@@ -270,7 +270,8 @@ def iter_hindsight_review(record: HandRecord) -> Iterator[CardDecision]:
             decision = CardDecision("discard", seat, action.card, None)
             try:
                 decision.options = discard_options(state, solvers)
-                ns_total = _ns_total(seat.team, decision.options[action.card])
+                chosen = None if action.card is None else decision.options.get(action.card)
+                ns_total = None if chosen is None else _ns_total(seat.team, chosen)
             except Unknown as unknown:
                 decision.reason = unknown.reason
                 ns_total = None

@@ -546,13 +546,20 @@ def _make_search(
     def two(hands: list[int], leader: int, alpha: int, beta: int) -> int:
         """The last two tricks solved outright: too small a tree to be worth the table's
         key or the general search's bookkeeping. With three players (a lone hand) the
-        third card completes the trick.
+        third card completes the trick. The last trick is read off the cards left: the
+        top trump among them wins, else the top card of the suit its leader (the first
+        trick's winner) holds.
         """
         s1 = nxt[leader]
         s2 = nxt[s1]
         s3 = nxt[s2]
-        h0, h1, h2, h3 = hands[leader], hands[s1], hands[s2], hands[s3]
+        h0, h1, h2 = hands[leader], hands[s1], hands[s2]
+        h3 = 0 if lone else hands[s3]
         max0, max1, max2, max3 = ns[leader], ns[s1], ns[s2], ns[s3]
+        ns_cards = (h0 if max0 else 0) | (h1 if max1 else 0) | (h2 if max2 else 0)
+        if max3:
+            ns_cards |= h3
+        cards = h0 | h1 | h2 | h3
         a0, b0_ = alpha, beta
         best0 = -1 if max0 else 3
         m0 = h0
@@ -562,7 +569,7 @@ def _make_search(
             c0 = b0.bit_length() - 1
             led = suit_of[c0]
             lmask = suit_mask[led]
-            hands[leader] = h0 ^ b0
+            w0 = strength[c0]
             a1, bb1 = a0, b0_
             best1 = -1 if max1 else 3
             m1 = h1 & lmask or h1
@@ -571,11 +578,10 @@ def _make_search(
                 m1 ^= b1
                 c1 = b1.bit_length() - 1
                 s = suit_of[c1]
-                if (s == led or s == trump) and strength[c1] > strength[c0]:
-                    w1, ws1 = strength[c1], s1
+                if (s == led or s == trump) and strength[c1] > w0:
+                    w1, wr1, wn1 = strength[c1], h1 ^ b1, max1
                 else:
-                    w1, ws1 = strength[c0], leader
-                hands[s1] = h1 ^ b1
+                    w1, wr1, wn1 = w0, h0 ^ b0, max0
                 a2, bb2 = a1, bb1
                 best2 = -1 if max2 else 3
                 m2 = h2 & lmask or h2
@@ -585,24 +591,36 @@ def _make_search(
                     c2 = b2.bit_length() - 1
                     s = suit_of[c2]
                     if (s == led or s == trump) and strength[c2] > w1:
-                        w2, ws2 = strength[c2], s2
+                        w2, wr2, wn2 = strength[c2], h2 ^ b2, max2
                     else:
-                        w2, ws2 = w1, ws1
-                    hands[s2] = h2 ^ b2
+                        w2, wr2, wn2 = w1, wr1, wn1
                     if lone:  # the trick is complete: three cards
-                        best3 = last_trick(hands, ws2) + (1 if ns[ws2] else 0)
+                        rest = cards ^ b0 ^ b1 ^ b2
+                        top = rest & trump_mask
+                        top = top_card[top] if top else top_card[
+                            rest & suit_mask[suit_of[wr2.bit_length() - 1]]
+                        ]
+                        best3 = (2 if wn2 else 1) if top & ns_cards else (1 if wn2 else 0)
                         m3 = 0
                     else:
                         best3 = -1 if max3 else 3
                         m3 = h3 & lmask or h3
+                        played = b0 | b1 | b2
                     while m3:
                         b3 = m3 & -m3
                         m3 ^= b3
                         c3 = b3.bit_length() - 1
                         s = suit_of[c3]
-                        ws = s3 if (s == led or s == trump) and strength[c3] > w2 else ws2
-                        hands[s3] = h3 ^ b3
-                        value = last_trick(hands, ws) + (1 if ns[ws] else 0)
+                        if (s == led or s == trump) and strength[c3] > w2:
+                            wr, wn = h3 ^ b3, max3
+                        else:
+                            wr, wn = wr2, wn2
+                        rest = cards ^ played ^ b3
+                        top = rest & trump_mask
+                        top = top_card[top] if top else top_card[
+                            rest & suit_mask[suit_of[wr.bit_length() - 1]]
+                        ]
+                        value = (2 if wn else 1) if top & ns_cards else (1 if wn else 0)
                         if max3:
                             if value > best3:
                                 best3 = value
@@ -612,8 +630,6 @@ def _make_search(
                             best3 = value
                             if best3 <= a2:
                                 break
-                    if not lone:
-                        hands[s3] = h3
                     if max2:
                         if best3 > best2:
                             best2 = best3
@@ -627,7 +643,6 @@ def _make_search(
                             bb2 = best2
                             if a2 >= bb2:
                                 break
-                hands[s2] = h2
                 if max1:
                     if best2 > best1:
                         best1 = best2
@@ -641,7 +656,6 @@ def _make_search(
                         bb1 = best1
                         if a1 >= bb1:
                             break
-            hands[s1] = h1
             if max0:
                 if best1 > best0:
                     best0 = best1
@@ -655,7 +669,6 @@ def _make_search(
                     b0_ = best0
                     if a0 >= b0_:
                         break
-        hands[leader] = h0
         return best0
 
     def lead_moves(hand: int, out: int, hint: int) -> list[int]:

@@ -733,7 +733,8 @@ def _make_search(
     def trick(hands: list[int], leader: int, alpha: int, beta: int, out: int, hint: int) -> int:
         """A whole trick from its lead, each seat's choices in a loop of its own rather
         than a call: with three tricks or more left the tree is wide, and the calls of a
-        recursive search cost more than the search itself. Four players, or three when
+        recursive search cost more than the search itself (with two left, :func:`two`
+        takes over). Four players, or three when
         one sits out (the third card then completes the trick). ``stats[1]`` is then
         the best lead found.
         """
@@ -781,10 +782,7 @@ def _make_search(
                         w2, ws2 = w1, ws1
                     if lone:  # three cards: the trick is decided
                         won = 1 if ns[ws2] else 0
-                        if left == 2:
-                            best3 = won + last_trick(hands, ws2)
-                        else:
-                            best3 = won + start(hands, ws2, a2 - won, b2 - won)
+                        best3 = won + start(hands, ws2, a2 - won, b2 - won)
                     else:
                         a3, b3 = a2, b2
                         best3 = -1 if max3 else 99
@@ -798,10 +796,7 @@ def _make_search(
                             s = suit_of[c3]
                             ws = s3 if (s == led or s == trump) and strength[c3] > w2 else ws2
                             won = 1 if ns[ws] else 0
-                            if left == 2:
-                                value = won + last_trick(hands, ws)
-                            else:
-                                value = won + start(hands, ws, a3 - won, b3 - won)
+                            value = won + start(hands, ws, a3 - won, b3 - won)
                             if max3:
                                 if value > best3:
                                     best3 = value

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from django.db import transaction
 from django.urls import reverse
+from django.utils import timezone
 
 from classes.models import teachers_of
 from notifications.models import Notification
@@ -36,6 +37,16 @@ def post_comment(hand: Hand, author: User, step: int, text: str, *, steps: int) 
     """Post ``author``'s comment on decision ``step`` of ``hand`` (which has ``steps``
     decisions) and notify whom it concerns. The caller has checked that ``author`` may
     comment (``HandAccess.can_comment``)."""
+    text = _checked_text(text)
+    if not 0 <= step < steps:
+        raise CommentError(f"This hand's decisions are steps 0 to {steps - 1}, not {step}.")
+    with transaction.atomic():
+        comment = HandComment.objects.create(hand=hand, author=author, step=step, text=text)
+        _notify(comment)
+    return comment
+
+
+def _checked_text(text: str) -> str:
     text = text.strip()
     if not text:
         raise CommentError("Write a comment first.")
@@ -43,12 +54,7 @@ def post_comment(hand: Hand, author: User, step: int, text: str, *, steps: int) 
         raise CommentError(
             f"A comment has at most {COMMENT_LENGTH} characters (this one has {len(text)})."
         )
-    if not 0 <= step < steps:
-        raise CommentError(f"This hand's decisions are steps 0 to {steps - 1}, not {step}.")
-    with transaction.atomic():
-        comment = HandComment.objects.create(hand=hand, author=author, step=step, text=text)
-        _notify(comment)
-    return comment
+    return text
 
 
 def _notify(comment: HandComment) -> None:
@@ -68,6 +74,22 @@ def _notify(comment: HandComment) -> None:
         recipients = [hand.owner]
         text = f"{author.username} commented on your hand “{hand}”, step {comment.step}: {excerpt}"
     Notification.objects.notify(recipients, text, url)
+
+
+def edit_comment(hand: Hand, author: User, comment_id: int, text: str) -> HandComment:
+    """Change the text of ``author``'s own comment ``comment_id`` on ``hand`` and mark it
+    edited; a comment by anyone else (or on another hand) is not found. Nobody is notified
+    again: the comment keeps its place and its notification still leads to it. Raise
+    :class:`CommentError` for a text that cannot be posted, changing nothing."""
+    comment = HandComment.objects.filter(hand=hand, author=author, pk=comment_id).first()
+    if comment is None:
+        raise HandComment.DoesNotExist
+    text = _checked_text(text)
+    if text != comment.text:
+        comment.text = text
+        comment.edited = timezone.now()
+        comment.save(update_fields=["text", "edited"])
+    return comment
 
 
 def delete_comment(hand: Hand, author: User, comment_id: int) -> HandComment:

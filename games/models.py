@@ -648,6 +648,9 @@ class HandComment(models.Model):
     )
     text = models.CharField(max_length=COMMENT_LENGTH)
     created = models.DateTimeField(auto_now_add=True)
+    edited = models.DateTimeField(
+        null=True, blank=True, help_text="When its author last changed the text, if ever."
+    )
 
     objects = HandCommentQuerySet.as_manager()
 

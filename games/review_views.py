@@ -22,7 +22,7 @@ from analysis.models import AnalysisJob
 from analysis.solver.review import ReviewParams
 
 from .access import HandAccess, hand_for_viewer
-from .comments import CommentError, comment_url, delete_comment, post_comment
+from .comments import CommentError, comment_url, delete_comment, edit_comment, post_comment
 from .engine.cards import Seat
 from .forms import CommentForm
 from .models import Hand, HandComment
@@ -199,10 +199,49 @@ def hand_comment_delete(request: HttpRequest, pk: int, comment_pk: int) -> HttpR
     context = {
         "hand": hand,
         "access": access,
-        "posted": True,
+        "status": "Comment deleted.",
         "badge_oob": True,
         **_comments_context(access, deleted.step, comments, None),
     }
+    return render(request, f"{TEMPLATE}#comments", context)
+
+
+@require_POST
+@login_required
+def hand_comment_edit(request: HttpRequest, pk: int, comment_pk: int) -> HttpResponse:
+    """Change the text of one of your own comments on the hand. With htmx the decision's
+    comments come back in place (a refused text with its message, beside the comment);
+    without, the page at that step."""
+    access = hand_for_viewer(request, pk)
+    if not access.can_comment:
+        raise Http404("No such hand.")
+    hand = access.hand
+    text = request.POST.get("text", "")
+    error = ""
+    try:
+        edited = edit_comment(hand, request.user, comment_pk, text)
+    except HandComment.DoesNotExist:
+        raise Http404("No such comment of yours.") from None
+    except CommentError as problem:
+        error = str(problem)
+        edited = HandComment.objects.get(pk=comment_pk)
+    if not request.htmx:
+        if error:
+            messages.error(request, f"Your comment was not changed: {error}")
+        else:
+            messages.success(request, "Comment changed.")
+        return redirect(comment_url(hand, edited.step))
+    comments = list(HandComment.objects.on(hand).filter(step=edited.step))
+    context = {
+        "hand": hand,
+        "access": access,
+        "status": "" if error else "Comment changed.",
+        "edit_error": error,
+        "edit_pk": edited.pk,
+        "edit_text": text,
+        **_comments_context(access, edited.step, comments, None),
+    }
+    # 200 even when refused, as for a new comment: the message shows in place.
     return render(request, f"{TEMPLATE}#comments", context)
 
 
@@ -260,7 +299,7 @@ def hand_comment(request: HttpRequest, pk: int) -> HttpResponse:
     context = {
         "hand": hand,
         "access": access,
-        "posted": not form.errors,
+        "status": "" if form.errors else "Comment posted.",
         # The move list's badge of this step is brought up to date alongside.
         "badge_oob": valid_step and not form.errors,
         **_comments_context(

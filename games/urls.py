@@ -20,6 +20,11 @@ urlpatterns = [
     path("hands/<int:pk>/reanalyse/", review_views.hand_reanalyse, name="hand_reanalyse"),
     path("hands/<int:pk>/comments/", review_views.hand_comment, name="hand_comment"),
     path(
+        "hands/<int:pk>/comments/<int:comment_pk>/edit/",
+        review_views.hand_comment_edit,
+        name="hand_comment_edit",
+    ),
+    path(
         "hands/<int:pk>/comments/<int:comment_pk>/delete/",
         review_views.hand_comment_delete,
         name="hand_comment_delete",

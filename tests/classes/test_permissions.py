@@ -199,7 +199,13 @@ TABLE: list[tuple[str, str, dict[str, Any], tuple[Any, ...]]] = [
         {"step": 1, "text": "Hi"},
         (LOGIN, 404, 404, 404, 404, 302),
     ),
-    # Only its author deletes a comment: the teacher here, not the hand's owner.
+    # Only its author edits or deletes a comment: the teacher here, not the hand's owner.
+    (
+        "post",
+        "/hands/{student_hand}/comments/{remark}/edit/",
+        {"text": "Why not order up?"},
+        (LOGIN, 404, 404, 404, 404, 302),
+    ),
     (
         "post",
         "/hands/{student_hand}/comments/{remark}/delete/",
@@ -276,6 +282,7 @@ def test_every_url_of_comments_notifications_and_settings_is_in_the_table() -> N
     routes = {
         reverse("games:hand_review", args=[1]),
         reverse("games:hand_comment", args=[1]),
+        reverse("games:hand_comment_edit", args=[1, 2]),
         reverse("games:hand_comment_delete", args=[1, 2]),
         reverse("games:hand_export", args=[1, "egn"]).replace("/egn/", "/X/"),
         reverse("accounts:settings"),

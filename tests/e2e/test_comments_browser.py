@@ -89,12 +89,28 @@ def test_a_teacher_comments_on_a_students_hand_and_the_student_reads_it(
     mine.get_by_role("button", name="Post the comment").click()
     expect(mine.locator("#comments .comment-item")).to_have_count(2)
 
+    # ...and puts it better: the edit opens in place, and the comment is marked edited.
+    own = mine.locator("#comments .comment-item").nth(1)
+    own.get_by_text("Edit my comment").click()
+    own.get_by_label("Your comment").fill("I thought North held the right bower.")
+    mine.locator(".comment-item__edit[open]").screenshot(path=artifacts / "comments-edit.png")
+    own.get_by_role("button", name="Save the change").click()
+    edited = mine.locator("#comments .comment-item").nth(1)
+    expect(edited.locator(".comment-item__text")).to_have_text(
+        "I thought North held the right bower."
+    )
+    expect(edited.locator(".comment-item__meta")).to_contain_text("edited")
+    expect(mine.locator("#comments [role=status]")).to_have_text("Comment changed.")
+
     # The EGN export carries the comments as annotations on that card.
     download = mine.request.get(f"{live_server.url}/hands/{hand.pk}/export/egn/")
     assert download.status == 200
     play = json.loads(download.body())["deals"][0]["phases"][1]
     assert play["playAnnotations"] == {
-        "2": [f"Comment by mrsmith: {COMMENT}", "Comment by sam: I thought North had it."]
+        "2": [
+            f"Comment by mrsmith: {COMMENT}",
+            "Comment by sam: I thought North held the right bower.",
+        ]
     }
     student_context.close()
 

@@ -139,6 +139,74 @@ def test_deleting_a_comment_with_htmx_returns_the_steps_comments_and_badge(
     assert '<span id="move-comments-5" aria-hidden="true" hx-swap-oob="true">' in html
 
 
+def edit(client: Client, hand: Hand, remark: HandComment, text: str, **headers: str) -> object:
+    url = reverse("games:hand_comment_edit", args=[hand.pk, remark.pk])
+    return client.post(url, {"text": text}, **headers)
+
+
+def test_an_author_edits_their_own_comment_and_nobody_else_can(
+    teacher: User, student: User, hand: Hand
+) -> None:
+    mine = HandComment.objects.create(hand=hand, author=teacher, step=5, text="Lead low")
+    theirs = HandComment.objects.create(hand=hand, author=student, step=5, text="Why?")
+    shown = page(signed_in(teacher), hand, 5)
+    url = reverse("games:hand_comment_edit", args=[hand.pk, mine.pk])
+    assert f'action="{url}"' in shown and "Edit my comment" in shown
+    assert reverse("games:hand_comment_edit", args=[hand.pk, theirs.pk]) not in shown
+    # Someone else's comment, or one on another hand, is not found; GET is not allowed.
+    assert edit(signed_in(student), hand, mine, "Mine now").status_code == 404
+    other_hand = make_hand(teacher, title="Another")
+    wrong = reverse("games:hand_comment_edit", args=[other_hand.pk, mine.pk])
+    assert signed_in(teacher).post(wrong, {"text": "Moved"}).status_code == 404
+    assert signed_in(teacher).get(url).status_code == 405
+    mine.refresh_from_db()
+    assert mine.text == "Lead low" and mine.edited is None
+    # Without JavaScript: back to the step, with a message; the comment is marked edited.
+    client = signed_in(teacher)
+    response = edit(client, hand, mine, "  Lead the nine of clubs.  ")
+    assert response["Location"] == f"/hands/{hand.pk}/?step=5#comments"
+    mine.refresh_from_db()
+    assert mine.text == "Lead the nine of clubs." and mine.edited is not None
+    followed = client.get(response["Location"]).content.decode()
+    assert "Comment changed." in followed and '· <span title="Edited' in followed
+    assert Notification.objects.filter(recipient=student).count() == 0  # no new notice
+
+
+def test_an_edit_with_htmx_returns_the_steps_comments_and_a_refused_text_keeps_the_old(
+    teacher: User, hand: Hand
+) -> None:
+    mine = HandComment.objects.create(hand=hand, author=teacher, step=5, text="Lead low")
+    body = edit(signed_in(teacher), hand, mine, "Lead high", HTTP_HX_REQUEST="true")
+    html = body.content.decode()  # type: ignore[attr-defined]
+    assert html.lstrip().startswith('<div id="comments"')
+    assert "Lead high" in html and "Comment changed." in html
+    refused = edit(
+        signed_in(teacher), hand, mine, "x" * (COMMENT_LENGTH + 1), HTTP_HX_REQUEST="true"
+    )
+    assert refused.status_code == 200  # type: ignore[attr-defined]
+    html = refused.content.decode()  # type: ignore[attr-defined]
+    assert f"at most {COMMENT_LENGTH} characters" in html and 'role="alert"' in html
+    assert '<details class="comment-item__edit" open>' in html  # the form stays open
+    mine.refresh_from_db()
+    assert mine.text == "Lead high"
+    client = signed_in(teacher)
+    blank = edit(client, hand, mine, "   ")
+    followed = client.get(blank["Location"]).content.decode()  # type: ignore[index]
+    assert "Your comment was not changed: Write a comment first." in followed
+    mine.refresh_from_db()
+    assert mine.text == "Lead high"
+
+
+def test_an_edited_comment_goes_out_with_the_egn_export(
+    teacher: User, student: User, hand: Hand
+) -> None:
+    mine = HandComment.objects.create(hand=hand, author=teacher, step=5, text="Lead low")
+    edit(signed_in(teacher), hand, mine, "Lead the nine")
+    egn = signed_in(student).get(reverse("games:hand_export", args=[hand.pk, "egn"]))
+    text = egn.content.decode()
+    assert "Lead the nine" in text and "Lead low" not in text
+
+
 def test_a_students_reply_tells_the_teachers_who_commented(
     teacher: User, student: User, classroom: Classroom, hand: Hand
 ) -> None:

@@ -16,7 +16,9 @@ Every figure is measured on the same seeded deals in the same run:
 
 Hands to review are dealt by the engine and played by four Normal bots. Each item is run
 three times (``--repeat``) and its best time counted, the baseline's too: on a shared
-machine a neighbour can only add time.
+machine a neighbour can only add time. The baseline runs on the first items right after
+ours on each, and the ratio printed is the median of the per-item ratios: the machine's
+speed wanders over minutes, and both sides of a ratio should meet the same machine.
 
 The baseline is a plain minimax over every legal card that remembers the value of each
 whole-trick position and nothing else: no pruning, no move ordering, no equivalent cards.
@@ -32,6 +34,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -153,19 +156,35 @@ def played_hands(count: int, seed: int) -> list[HandRecord]:
     return records
 
 
-def timed(items: list, work: Callable[[object], object], repeat: int) -> list[float]:
-    """Each item's time: the best of ``repeat`` runs (another process taking the core for
-    a moment only ever adds time, so the best run is the truest; ``timeit`` does the same).
-    Every run starts afresh: a new solver, with an empty table."""
-    times = []
-    for item in items:
-        best = math.inf
-        for _ in range(repeat):
-            start = time.perf_counter()
-            work(item)
-            best = min(best, time.perf_counter() - start)
-        times.append(best)
-    return times
+def best_time(work: Callable[[Any], object], item: object, repeat: int) -> float:
+    """The best of ``repeat`` runs (another process taking the core for a moment only ever
+    adds time, so the best run is the truest; ``timeit`` does the same)."""
+    best = math.inf
+    for _ in range(repeat):
+        start = time.perf_counter()
+        work(item)
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def timed(
+    items: list[Any],
+    work: Callable[[Any], object],
+    repeat: int,
+    baseline: Callable[[Any], object] | None = None,
+    baseline_items: int = 0,
+) -> tuple[list[float], list[float]]:
+    """Each item's best time, and the baseline's for the first ``baseline_items`` items,
+    each measured right after ours on the same item so that both meet the same machine
+    (its speed wanders over minutes). Every run starts afresh: a new solver, with an
+    empty table."""
+    ours: list[float] = []
+    theirs: list[float] = []
+    for index, item in enumerate(items):
+        ours.append(best_time(work, item, repeat))
+        if baseline is not None and index < baseline_items:
+            theirs.append(best_time(baseline, item, repeat))
+    return ours, theirs
 
 
 def baseline_review(record: HandRecord) -> None:
@@ -184,13 +203,16 @@ def baseline_review(record: HandRecord) -> None:
         state.apply(action)
 
 
-def line(name: str, ours: list[float], theirs: list[float] | None, unit: str = "ms") -> None:
+def line(name: str, ours: list[float], theirs: list[float], unit: str = "ms") -> None:
+    """One figure: our median, and beside it the baseline's median and the median of the
+    per-item ratios (the baseline's time over ours on the same item)."""
     scale = 1000 if unit == "ms" else 1
     mine = statistics.median(ours) * scale
     text = f"{name:<44} median {mine:8.3f} {unit}   (n={len(ours)})"
     if theirs:
         base = statistics.median(theirs) * scale
-        text += f"   baseline {base:9.3f} {unit} (n={len(theirs)})   {base / mine:6.1f}x"
+        ratio = statistics.median(t / o for t, o in zip(theirs, ours, strict=False))
+        text += f"   baseline {base:9.3f} {unit} (n={len(theirs)})   {ratio:6.1f}x"
     print(text, flush=True)
 
 
@@ -203,27 +225,31 @@ def main() -> None:
     )
     args = parser.parse_args()
     deals_n, base_n, hands_n, base_hands_n, foresight_n = (
-        (60, 8, 10, 2, 3) if args.quick else (400, 30, 60, 6, 12)
+        (60, 8, 10, 2, 3) if args.quick else (400, 30, 60, 10, 12)
     )
     repeat = max(1, args.repeat)
     print(f"Python {sys.version.split()[0]}; seed {args.seed}; best of {repeat} runs per item")
 
     positions = full_deals(deals_n, args.seed)
-    ours = timed(positions, lambda p: Solver(p.strain).solve(p), repeat)  # type: ignore[attr-defined]
-    theirs = timed(positions[:base_n], lambda p: Baseline(p.strain, p.active).solve(p), repeat)  # type: ignore[attr-defined]
+    ours, theirs = timed(
+        positions,
+        lambda p: Solver(p.strain).solve(p),
+        repeat,
+        lambda p: Baseline(p.strain, p.active).solve(p),
+        base_n,
+    )
     line("one full-deal solve", ours, theirs)
 
     records = played_hands(hands_n, args.seed)
-    ours = timed(records, lambda r: hindsight_review(r), repeat)  # type: ignore[arg-type]
-    theirs = timed(records[:base_hands_n], lambda r: baseline_review(r), repeat)  # type: ignore[arg-type]
+    ours, theirs = timed(records, hindsight_review, repeat, baseline_review, base_hands_n)
     line("full-hand hindsight review", ours, theirs)
 
-    ours = timed(records, lambda r: dd_table(r), repeat)  # type: ignore[arg-type]
-    line("double-dummy table (every strain, alone too)", ours, None)
+    ours, _ = timed(records, dd_table, repeat)
+    line("double-dummy table (every strain, alone too)", ours, [])
 
     params = ReviewParams(samples=100, seed=1)
-    ours = timed(records[:foresight_n], lambda r: review_hand(r, params), repeat)  # type: ignore[arg-type]
-    line("full-hand foresight review, 100 samples", ours, None, unit="s")
+    ours, _ = timed(records[:foresight_n], lambda r: review_hand(r, params), repeat)
+    line("full-hand foresight review, 100 samples", ours, [], unit="s")
 
 
 if __name__ == "__main__":

@@ -188,18 +188,40 @@ def timed(
 
 
 def baseline_review(record: HandRecord) -> None:
-    """What the hindsight review computes, every option of every card, by the baseline."""
+    """What the hindsight review computes, by the baseline: every one of the dealer's six
+    discards (each a whole deal to solve), and every option of every card."""
     from analysis.solver.hindsight import position_of, revealed_state
-    from games.engine.hand import Play
+    from games.engine.hand import Discard, Play
 
     state = revealed_state(record)
     baselines: dict[tuple[int, tuple[bool, bool, bool, bool]], Baseline] = {}
-    for _, action in record.state.history:
-        if isinstance(action, Play):
+
+    def baseline_for(position: Position) -> Baseline:
+        key = (position.strain, position.active)
+        return baselines.setdefault(key, Baseline(*key))
+
+    for seat, action in record.state.history:
+        if isinstance(action, Discard):
+            trial = state.copy()
+            trial.apply(action)
+            start = position_of(trial)
+            six = card_mask([c for c in state.hands[seat] if c is not None])
+            for card in range(24):
+                if six >> card & 1:
+                    hands = list(start.hands)
+                    if start.active[seat.number]:
+                        hands[seat.number] = six & ~(1 << card)
+                    after = Position(
+                        start.strain,
+                        (hands[0], hands[1], hands[2], hands[3]),
+                        start.leader,
+                        (),
+                        start.active,
+                    )
+                    baseline_for(after).solve(after)
+        elif isinstance(action, Play):
             position = position_of(state)
-            key = (position.strain, position.active)
-            baseline = baselines.setdefault(key, Baseline(*key))
-            baseline.options(position)
+            baseline_for(position).options(position)
         state.apply(action)
 
 
@@ -225,7 +247,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     deals_n, base_n, hands_n, base_hands_n, foresight_n = (
-        (60, 8, 10, 2, 3) if args.quick else (400, 30, 60, 10, 12)
+        (60, 8, 10, 2, 3) if args.quick else (400, 30, 60, 6, 12)
     )
     repeat = max(1, args.repeat)
     print(f"Python {sys.version.split()[0]}; seed {args.seed}; best of {repeat} runs per item")

@@ -184,26 +184,17 @@ def hand_reanalyse(request: HttpRequest, pk: int) -> HttpResponse:
 def hand_comment_delete(request: HttpRequest, pk: int, comment_pk: int) -> HttpResponse:
     """Delete one of your own comments on the hand. With htmx the decision's comments come
     back in place; without, the page at that step."""
-    access = hand_for_viewer(request, pk)
-    if not access.can_comment:
-        raise Http404("No such hand.")
-    hand = access.hand
+    access = _commenter(request, pk)
     try:
-        deleted = delete_comment(hand, request.user, comment_pk)
+        deleted = delete_comment(access.hand, request.user, comment_pk)
     except HandComment.DoesNotExist:
         raise Http404("No such comment of yours.") from None
     if not request.htmx:
         messages.success(request, "Comment deleted.")
-        return redirect(comment_url(hand, deleted.step))
-    comments = list(HandComment.objects.on(hand).filter(step=deleted.step))
-    context = {
-        "hand": hand,
-        "access": access,
-        "status": "Comment deleted.",
-        "badge_oob": True,
-        **_comments_context(access, deleted.step, comments, None),
-    }
-    return render(request, f"{TEMPLATE}#comments", context)
+        return redirect(comment_url(access.hand, deleted.step))
+    return _comments_fragment(
+        request, access, deleted.step, status="Comment deleted.", badge_oob=True
+    )
 
 
 @require_POST
@@ -212,14 +203,11 @@ def hand_comment_edit(request: HttpRequest, pk: int, comment_pk: int) -> HttpRes
     """Change the text of one of your own comments on the hand. With htmx the decision's
     comments come back in place (a refused text with its message, beside the comment);
     without, the page at that step."""
-    access = hand_for_viewer(request, pk)
-    if not access.can_comment:
-        raise Http404("No such hand.")
-    hand = access.hand
+    access = _commenter(request, pk)
     text = request.POST.get("text", "")
     error = ""
     try:
-        edited = edit_comment(hand, request.user, comment_pk, text)
+        edited = edit_comment(access.hand, request.user, comment_pk, text)
     except HandComment.DoesNotExist:
         raise Http404("No such comment of yours.") from None
     except CommentError as problem:
@@ -230,18 +218,38 @@ def hand_comment_edit(request: HttpRequest, pk: int, comment_pk: int) -> HttpRes
             messages.error(request, f"Your comment was not changed: {error}")
         else:
             messages.success(request, "Comment changed.")
-        return redirect(comment_url(hand, edited.step))
-    comments = list(HandComment.objects.on(hand).filter(step=edited.step))
-    context = {
-        "hand": hand,
-        "access": access,
-        "status": "" if error else "Comment changed.",
-        "edit_error": error,
-        "edit_pk": edited.pk,
-        "edit_text": text,
-        **_comments_context(access, edited.step, comments, None),
-    }
+        return redirect(comment_url(access.hand, edited.step))
     # 200 even when refused, as for a new comment: the message shows in place.
+    return _comments_fragment(
+        request,
+        access,
+        edited.step,
+        status="" if error else "Comment changed.",
+        edit_error=error,
+        edit_pk=edited.pk,
+        edit_text=text,
+    )
+
+
+def _commenter(request: HttpRequest, pk: int) -> HandAccess:
+    """The hand's access for someone who may comment on it; 404 for anyone else."""
+    access = hand_for_viewer(request, pk)
+    if not access.can_comment:
+        raise Http404("No such hand.")
+    return access
+
+
+def _comments_fragment(
+    request: HttpRequest, access: HandAccess, step: int, **extra: Any
+) -> HttpResponse:
+    """The comments of one decision, as the replay page's fragment."""
+    comments = list(HandComment.objects.on(access.hand).filter(step=step))
+    context = {
+        "hand": access.hand,
+        "access": access,
+        **extra,
+        **_comments_context(access, step, comments, None),
+    }
     return render(request, f"{TEMPLATE}#comments", context)
 
 
@@ -267,9 +275,7 @@ def _comments_context(
 def hand_comment(request: HttpRequest, pk: int) -> HttpResponse:
     """Post a comment on one decision of the hand: its owner or one of their teachers. With
     htmx the decision's comments come back in place; without, the page at that step."""
-    access = hand_for_viewer(request, pk)
-    if not access.can_comment:
-        raise Http404("No such hand.")
+    access = _commenter(request, pk)
     hand = access.hand
     form = CommentForm(request.POST)
     steps = Replay(hand.record).total

@@ -597,9 +597,11 @@ def _make_search(
                     if lone:  # the trick is complete: three cards
                         rest = cards ^ b0 ^ b1 ^ b2
                         top = rest & trump_mask
-                        top = top_card[top] if top else top_card[
-                            rest & suit_mask[suit_of[wr2.bit_length() - 1]]
-                        ]
+                        top = (
+                            top_card[top]
+                            if top
+                            else top_card[rest & suit_mask[suit_of[wr2.bit_length() - 1]]]
+                        )
                         best3 = (2 if wn2 else 1) if top & ns_cards else (1 if wn2 else 0)
                         m3 = 0
                     else:
@@ -617,9 +619,11 @@ def _make_search(
                             wr, wn = wr2, wn2
                         rest = cards ^ played ^ b3
                         top = rest & trump_mask
-                        top = top_card[top] if top else top_card[
-                            rest & suit_mask[suit_of[wr.bit_length() - 1]]
-                        ]
+                        top = (
+                            top_card[top]
+                            if top
+                            else top_card[rest & suit_mask[suit_of[wr.bit_length() - 1]]]
+                        )
                         value = (2 if wn else 1) if top & ns_cards else (1 if wn else 0)
                         if max3:
                             if value > best3:

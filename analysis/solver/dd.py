@@ -918,12 +918,15 @@ def _make_search(
             return lo
         if hi <= alpha:
             return hi
+        # The table's key: the leader, then for each suit how many of its cards are still
+        # out and which of them (by rank among those) North, East and South hold, seven
+        # bits each (a suit has seven cards at most), West holding the rest.
         key = leader
         for mask, table in comp:
             o = out & mask
             if o:
                 base = o << 24
-                key = (key << 24) | table[base | (h0 & o)] << 16 | table[base | (h1 & o)] << 8
+                key = (key << 24) | table[base | (h0 & o)] << 14 | table[base | (h1 & o)] << 7
                 key |= table[base | (h2 & o)] | o.bit_count() << 21
             else:
                 key <<= 24

@@ -51,7 +51,7 @@ from .hindsight import (
 
 __all__ = ["SOLVER_VERSION", "ReviewParams", "count_decisions", "review_hand"]
 
-SOLVER_VERSION = "2"
+SOLVER_VERSION = "3"
 """Bumped whenever a change to the solver or the review can change a result: cached
 reviews of an older version are redone on request."""
 

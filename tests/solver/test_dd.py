@@ -149,3 +149,26 @@ def test_a_lone_maker_plays_against_two_defenders() -> None:
     active = (True, True, False, True)
     position = Position(HEARTS, (hand("JH JD"), hand("AH 9S"), 0, hand("KH TS")), 0, (), active)
     assert Solver(HEARTS, active).solve(position) == 2
+
+
+def test_a_solver_shared_across_deals_keeps_their_positions_apart() -> None:
+    """The foresight review shares one solver across its sampled layouts, so the table's
+    key must tell apart positions of different deals. Here all seven spades are out and
+    only the ten and the nine change hands between North and West: North's spade ranks
+    (6th or 7th of seven) were once lost under the suit's card count in the key."""
+    first = Position(
+        SPADES, (hand("TS JS JH"), hand("9D QD TC"), hand("QS KS KD"), hand("9S AS JC")), 0
+    )
+    second = Position(
+        SPADES, (hand("9S JS JH"), hand("9D QD TC"), hand("QS KS KD"), hand("TS AS JC")), 0
+    )
+    shared = Solver(SPADES)
+    assert shared.solve(first) == brute_force(SPADES, first.hands, 0) == 2
+    assert shared.solve(second) == brute_force(SPADES, second.hands, 0) == 1
+    rng = random.Random(12)
+    solvers = {strain: Solver(strain) for strain in range(5)}
+    for _ in range(400):
+        fresh, position = random_position(rng, rng.randint(3, 5))
+        if position.active != (True, True, True, True):
+            continue
+        assert solvers[position.strain].solve(position) == fresh.solve(position), position

@@ -165,10 +165,11 @@ def test_a_solver_shared_across_deals_keeps_their_positions_apart() -> None:
     shared = Solver(SPADES)
     assert shared.solve(first) == brute_force(SPADES, first.hands, 0) == 2
     assert shared.solve(second) == brute_force(SPADES, second.hands, 0) == 1
+    # Many deals through one solver per strain and seats, against a fresh solver each.
     rng = random.Random(12)
-    solvers = {strain: Solver(strain) for strain in range(5)}
-    for _ in range(400):
+    solvers: dict[tuple[int, tuple[bool, bool, bool, bool]], Solver] = {}
+    for _ in range(600):
         fresh, position = random_position(rng, rng.randint(3, 5))
-        if position.active != (True, True, True, True):
-            continue
-        assert solvers[position.strain].solve(position) == fresh.solve(position), position
+        key = (position.strain, position.active)
+        shared = solvers.setdefault(key, Solver(*key))
+        assert shared.solve(position) == fresh.solve(position), position

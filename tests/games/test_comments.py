@@ -293,6 +293,11 @@ def test_a_share_link_shows_the_hand_but_not_its_comments(
     assert "Add a comment" not in shown
     url = reverse("games:hand_comment", args=[hand.pk]) + f"?share={token}"
     assert signed_in(outsider).post(url, {"step": 5, "text": "Hi"}).status_code == 404
+    remark = HandComment.objects.get()
+    for action in ("hand_comment_edit", "hand_comment_delete"):
+        url = reverse(f"games:{action}", args=[hand.pk, remark.pk]) + f"?share={token}"
+        assert signed_in(outsider).post(url, {"text": "Mine"}).status_code == 404
+    assert HandComment.objects.get().text == "Private note"
     egn = Client().get(reverse("games:hand_export", args=[hand.pk, "egn"]), {"share": token})
     assert "Private note" not in egn.content.decode()
 

@@ -101,6 +101,17 @@ def test_a_teacher_comments_on_a_students_hand_and_the_student_reads_it(
     )
     expect(edited.locator(".comment-item__meta")).to_contain_text("edited")
     expect(mine.locator("#comments [role=status]")).to_have_text("Comment changed.")
+    # Blank text is refused in place, with its message, and the comment stays as it was.
+    own = mine.locator("#comments .comment-item").nth(1)
+    own.get_by_text("Edit my comment").click()
+    own.get_by_label("Your comment").fill("   ")
+    own.get_by_role("button", name="Save the change").click()
+    refused = mine.locator("#comments .comment-item").nth(1)
+    expect(refused.get_by_role("alert")).to_have_text("Write a comment first.")
+    expect(refused.locator(".comment-item__text")).to_have_text(
+        "I thought North held the right bower."
+    )
+    refused.screenshot(path=artifacts / "comments-edit-refused.png")
 
     # The EGN export carries the comments as annotations on that card.
     download = mine.request.get(f"{live_server.url}/hands/{hand.pk}/export/egn/")

@@ -528,6 +528,9 @@ def _make_search(
     plain_masks = seating.plain_masks
     above_best, top_card, top_run = _bound_tables(strain)
     tt_get = tt.get
+    # Bounds on the positions with two tricks left, by raw hands and leader.
+    ends: dict[int, tuple[int, int]] = {}
+    ends_get = ends.get
 
     def last_trick(hands: list[int], leader: int) -> int:
         """The last trick plays itself: 1 when North-South win it."""
@@ -913,7 +916,33 @@ def _make_search(
             ew_sure = quick
         hi = left - ew_sure
         if left == 2 and players > 2 and lo != hi and lo < beta and hi > alpha:
-            return two(hands, leader, lo if lo > alpha else alpha, hi if hi < beta else beta)
+            # Two tricks left: the same endings come back in every test, and their own
+            # table, keyed by the hands as they are, is cheaper than the main key.
+            k2 = (((h0 << 24 | h1) << 24 | h2) << 24 | hands[3]) << 2 | leader
+            bounds = ends_get(k2)
+            if bounds is not None:
+                tlo, thi = bounds
+                if tlo > lo:
+                    lo = tlo
+                if thi < hi:
+                    hi = thi
+                if lo >= beta or lo == hi:
+                    return lo
+                if hi <= alpha:
+                    return hi
+            a = alpha if alpha > lo else lo
+            b = beta if beta < hi else hi
+            value = two(hands, leader, a, b)
+            if value <= a:
+                if value < hi:
+                    hi = value
+            elif value >= b:
+                if value > lo:
+                    lo = value
+            else:
+                lo = hi = value
+            ends[k2] = (lo, hi)
+            return value
         if lo >= beta or lo == hi:
             return lo
         if hi <= alpha:

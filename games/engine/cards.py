@@ -249,20 +249,20 @@ class Seat(enum.Enum):
     @property
     def next(self) -> Seat:
         """The seat on this one's left: the next to act, clockwise."""
-        return _SEATS[(_SEATS.index(self) + 1) % 4]
+        return _NEXT[self]
 
     @property
     def partner(self) -> Seat:
-        return _SEATS[(_SEATS.index(self) + 2) % 4]
+        return _PARTNER[self]
 
     @property
     def team(self) -> Team:
-        return Team.NS if self in (Seat.N, Seat.S) else Team.EW
+        return _TEAM[self]
 
     @property
     def number(self) -> int:
         """0..3 for N, E, S, W (the EGN seat numbers)."""
-        return _SEATS.index(self)
+        return _NUMBER[self]
 
     @property
     def word(self) -> str:
@@ -276,6 +276,11 @@ class Seat(enum.Enum):
 
 
 _SEATS = list(Seat)
+# The seats' relations, looked up rather than worked out: the engine, the bots and the
+# review ask for them millions of times.
+_NUMBER = {seat: i for i, seat in enumerate(_SEATS)}
+_NEXT = {seat: _SEATS[(i + 1) % 4] for i, seat in enumerate(_SEATS)}
+_PARTNER = {seat: _SEATS[(i + 2) % 4] for i, seat in enumerate(_SEATS)}
 
 
 class Team(enum.Enum):
@@ -291,6 +296,9 @@ class Team(enum.Enum):
 
     # Members are singletons: hash them by identity, not by name as Enum does in Python.
     __hash__ = object.__hash__
+
+
+_TEAM = {Seat.N: Team.NS, Seat.S: Team.NS, Seat.E: Team.EW, Seat.W: Team.EW}
 
 
 def parse_seat(text: object) -> Seat:

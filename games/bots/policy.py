@@ -98,7 +98,7 @@ Card play
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from games.engine.cards import Card, Rank, Seat, Suit, effective_suit, power
@@ -298,13 +298,24 @@ def _strain_word(strain: Strain) -> str:
 # -- the decision --------------------------------------------------------------------------
 
 
+Reason = str | Callable[[], str]
+"""Why an action was chosen, or how to say it: the words are only put together when they
+are asked for (a review follows the policy through thousands of auctions and never
+shows them)."""
+
+
 def decide(view: Observation) -> Action:
     """The policy's action for the seat whose view this is."""
-    return decide_with_reason(view)[0]
+    return _decide(view)[0]
 
 
 def decide_with_reason(view: Observation) -> tuple[Action, str]:
     """The policy's action and a one-sentence reason for it, usable as a hint."""
+    action, reason = _decide(view)
+    return action, reason if isinstance(reason, str) else reason()
+
+
+def _decide(view: Observation) -> tuple[Action, Reason]:
     if not view.legal:
         raise PolicyError(f"{view.seat} has nothing to decide (not its turn)")
     if view.phase is Phase.FARMER:
@@ -316,7 +327,7 @@ def decide_with_reason(view: Observation) -> tuple[Action, str]:
     if view.phase is Phase.DISCARD:
         assert view.trump is not None
         card = choose_discard(view.hand, view.trump)
-        return Discard(card), _discard_reason(view, card)
+        return Discard(card), lambda: _discard_reason(view, card)
     return _play(view)
 
 
@@ -394,22 +405,29 @@ def _assess_round_one(view: Observation) -> _Bid:
     )
 
 
-def _round_one(view: Observation) -> tuple[Action, str]:
+def _round_one(view: Observation) -> tuple[Action, Reason]:
     trump, upcard = view.upcard.suit, view.upcard
     bid = _assess_round_one(view)
     dealer = view.seat is view.dealer
-    text = describe_hand(bid.cards, trump)
-    if dealer:
-        text = f"With {_the(upcard, trump)} picked up, {text[0].lower()}{text[1:]}"
+
+    def text() -> str:
+        words = describe_hand(bid.cards, trump)
+        if dealer:
+            return f"With {_the(upcard, trump)} picked up, {words[0].lower()}{words[1:]}"
+        return words
+
     verb = "pick it up" if dealer else "order up"
     alone_call = Call("order_up", None, True)
     canadian = view.rules.canadian_loner and view.seat is view.dealer.partner
     if bid.lone and alone_call in view.legal:
-        return _pick(view, alone_call), f"{text}: a lone hand, {verb} and go alone."
+        return _pick(view, alone_call), lambda: f"{text()}: a lone hand, {verb} and go alone."
     if canadian:
-        return Call("pass"), (
-            f"{text}: the dealer's partner may order up only by going alone "
-            "(Canadian loner), and this is no lone hand: pass."
+        return (
+            Call("pass"),
+            lambda: (
+                f"{text()}: the dealer's partner may order up only by going alone "
+                "(Canadian loner), and this is no lone hand: pass."
+            ),
         )
     if bid.worth:
         note = ""
@@ -417,24 +435,28 @@ def _round_one(view: Observation) -> tuple[Action, str]:
             note = f", and partner picks up {_the(upcard, trump)}"
         elif _brink(view):
             note = ", and the opponents are one hand from winning"
-        return _pick(view, Call("order_up")), f"{text}{note}: {verb}."
+        return _pick(view, Call("order_up")), lambda: f"{text()}{note}: {verb}."
     if not dealer and view.seat is not view.dealer.partner and bid.points >= ORDER_UP_THRESHOLD:
-        return Call("pass"), (
-            f"{text}, but ordering up would give the dealer {_the(upcard, trump)}: pass."
-        )
-    return Call("pass"), f"{text}: not enough to {verb}, pass."
+        return Call(
+            "pass"
+        ), lambda: f"{text()}, but ordering up would give the dealer {_the(upcard, trump)}: pass."
+    return Call("pass"), lambda: f"{text()}: not enough to {verb}, pass."
 
 
-def _round_two(view: Observation) -> tuple[Action, str]:
+def _naming(hand: tuple[Card, ...], suit: Suit, then: str) -> Callable[[], str]:
+    """The reason for naming ``suit``: the hand as trump would make it, then ``then``."""
+    return lambda: f"With {suit.plural} as trump, {describe_hand(hand, suit).lower()}: {then}"
+
+
+def _round_two(view: Observation) -> tuple[Action, Reason]:
     allowed = [s for s in Suit if s is not view.upcard.suit]
     dead = view.dead
     hand = view.hand
     ranked = sorted(allowed, key=lambda s: hand_points(hand, s), reverse=True)
     for suit in ranked:
         if _lone_hand(view, hand, suit, dead):
-            text = f"With {suit.plural} as trump, {describe_hand(hand, suit).lower()}"
-            return _pick(view, Call("name", suit, True)), (
-                f"{text}: a lone hand, name {suit.plural} and go alone."
+            return _pick(view, Call("name", suit, True)), _naming(
+                hand, suit, f"a lone hand, name {suit.plural} and go alone."
             )
     if view.rules.no_trump:
         sure = sure_tricks(hand, NT, dead)
@@ -448,8 +470,7 @@ def _round_two(view: Observation) -> tuple[Action, str]:
     best = ranked[0]
     points = hand_points(hand, best)
     if points >= NAME_THRESHOLD - _brink(view):
-        text = f"With {best.plural} as trump, {describe_hand(hand, best).lower()}"
-        return _pick(view, Call("name", best)), f"{text}: name {best.plural}."
+        return _pick(view, Call("name", best)), _naming(hand, best, f"name {best.plural}.")
     if view.stuck:
         suit = _longest_suit(hand, allowed)
         length = sum(1 for c in hand if effective_suit(c, suit) is suit)
@@ -460,7 +481,7 @@ def _round_two(view: Observation) -> tuple[Action, str]:
     return Call("pass"), f"No suit is strong enough to name ({best.plural} is the best): pass."
 
 
-def _farmer(view: Observation) -> tuple[Action, str]:
+def _farmer(view: Observation) -> tuple[Action, Reason]:
     bid = _assess_round_one(view)
     if bid.worth:
         return Call("pass"), (
@@ -484,7 +505,7 @@ def _farmer(view: Observation) -> tuple[Action, str]:
     return action, f"A farmer's hand: swap {names} for the kitty."
 
 
-def _defend(view: Observation) -> tuple[Action, str]:
+def _defend(view: Observation) -> tuple[Action, Reason]:
     assert view.strain is not None
     p = view.rules.points
     sure = sure_tricks(view.hand, view.strain, view.dead)
@@ -515,7 +536,7 @@ def _discard_reason(view: Observation, card: Card) -> str:
 # -- card play -----------------------------------------------------------------------------
 
 
-def _play(view: Observation) -> tuple[Action, str]:
+def _play(view: Observation) -> tuple[Action, Reason]:
     cards = [a.card for a in view.legal if isinstance(a, Play)]
     if len(cards) == 1:
         return Play(cards[0]), f"The only legal card: {_the(cards[0], view.trump)}."

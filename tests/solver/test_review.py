@@ -6,10 +6,10 @@ from __future__ import annotations
 import random
 
 from analysis.solver.explain import classify
-from analysis.solver.foresight import sample_layouts
+from analysis.solver.foresight import sample_layouts, shuffle
 from analysis.solver.hindsight import revealed_state
 from analysis.solver.review import ReviewParams, review_hand
-from games.engine.cards import Seat, Suit, effective_suit, parse_card
+from games.engine.cards import ALL_CARDS, Seat, Suit, effective_suit, parse_card
 from games.engine.hand import Play
 from games.engine.record import parse_record
 from tests.records import MARCH
@@ -106,6 +106,20 @@ def test_sampled_layouts_respect_voids_and_the_cards_seen() -> None:
         for layout in layouts
     }
     assert homes == {Seat.S, Seat.W, None}
+
+
+def test_the_samplers_shuffle_is_the_librarys_draw_for_draw() -> None:
+    # The sampler shuffles with its own loop (fewer calls): the same generator state must
+    # give the same permutation and leave the generator where the library's would, or
+    # every review would change with the library.
+    for seed in range(300):
+        for size in (0, 1, 2, 7, 15, 24):
+            ours, theirs = random.Random(seed), random.Random(seed)
+            mine, library = list(ALL_CARDS[:size]), list(ALL_CARDS[:size])
+            shuffle(mine, ours)
+            theirs.shuffle(library)
+            assert mine == library
+            assert ours.random() == theirs.random()
 
 
 def test_the_dealer_is_known_to_hold_the_upcard_after_picking_it_up() -> None:

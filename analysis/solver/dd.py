@@ -14,7 +14,7 @@ progress included.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from .tables import NO_TRUMP, tables_for
@@ -138,16 +138,32 @@ def _compression_tables(strain: int) -> tuple[dict[int, int], ...]:
     return _COMP_CACHE[strain]
 
 
-class _CompPairs(dict[int, tuple[tuple[int, dict[int, int]], ...]]):
-    """Each effective suit's mask with its compression table, by strain, made on demand."""
-
-    def __missing__(self, strain: int) -> tuple[tuple[int, dict[int, int]], ...]:
-        pairs = tuple(zip(tables_for(strain).suit_mask, _compression_tables(strain), strict=True))
-        self[strain] = pairs
-        return pairs
+_KEY_CACHE: dict[int, tuple[tuple[dict[int, int], dict[int, int], dict[int, int]], ...]] = {}
 
 
-_COMP_PAIRS = _CompPairs()
+def _key_tables(strain: int) -> tuple[tuple[dict[int, int], dict[int, int], dict[int, int]], ...]:
+    """For each effective suit, three look-ups of (cards still out << 24 | cards held) for
+    the table's key, North's, East's and South's: the held cards as positions among those
+    out, already shifted to their seven bits of the suit's 24 (North's with the suit's
+    count of cards out above). The key needs no more arithmetic than or-ing them.
+    """
+    cached = _KEY_CACHE.get(strain)
+    if cached is not None:
+        return cached
+    result = []
+    for table in _compression_tables(strain):
+        north: dict[int, int] = {}
+        east: dict[int, int] = {}
+        south: dict[int, int] = {}
+        for index, comp in table.items():
+            count = (index >> 24).bit_count()
+            north[index] = comp << 14 | count << 21
+            east[index] = comp << 7
+            south[index] = comp
+        result.append((north, east, south))
+    _KEY_CACHE[strain] = tuple(result)
+    return _KEY_CACHE[strain]
+
 
 _BOUND_CACHE: dict[int, tuple[dict[int, int], dict[int, int], dict[int, int]]] = {}
 
@@ -195,7 +211,7 @@ class Solver:
 
     strain: int
     active: tuple[bool, bool, bool, bool] = (True, True, True, True)
-    _tt: dict[int, tuple[int, int, int]] = field(default_factory=dict)
+    _tt: dict[int, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         tables = tables_for(self.strain)
@@ -494,7 +510,7 @@ def _seating(strain: int, active: tuple[bool, bool, bool, bool]) -> _Seating:
 
 
 def _make_search(
-    strain: int, active: tuple[bool, bool, bool, bool], tt: dict[int, tuple[int, int, int]]
+    strain: int, active: tuple[bool, bool, bool, bool], tt: dict[int, int]
 ) -> tuple[Callable[..., int], Callable[..., int], list[int]]:
     """The two mutually recursive search functions of one strain and set of active seats.
 
@@ -513,23 +529,28 @@ def _make_search(
     lone = players == 3
     opponents = seating.opponents
     runs = _run_tables(strain)
-    comp = _COMP_PAIRS[strain]
+    mask0, mask1, mask2, mask3 = suit_mask
+    (
+        (north0, east0, south0),
+        (north1, east1, south1),
+        (north2, east2, south2),
+        (north3, east3, south3),
+    ) = _key_tables(strain)
     lead_suits = seating.lead_suits
     ns = NS_SEATS
     stats = [0, -1]
     # The history heuristic: leads that were best before, weighted by how much was left to
     # play, are tried first where the table has no best lead for the position.
+    # Kept negated, so that sorting by it (a C-level key) puts the best leads first.
     history = [0] * 24
-
-    def neg_history(card: int) -> int:
-        return -history[card]
+    neg_history = history.__getitem__
 
     trump_mask = seating.trump_mask
     plain_masks = seating.plain_masks
     above_best, top_card, top_run = _bound_tables(strain)
     tt_get = tt.get
     # Bounds on the positions with two tricks left, by raw hands and leader.
-    ends: dict[int, tuple[int, int]] = {}
+    ends: dict[int, int] = {}
     ends_get = ends.get
 
     def last_trick(hands: list[int], leader: int) -> int:
@@ -706,7 +727,10 @@ def _make_search(
             moves.sort(key=neg_history)
         return moves
 
-    def follow_moves(hand: int, led: int, win: int, ours: bool, out: int) -> list[int]:
+    void_moves: dict[int, tuple[int, ...]] = {}
+    void_moves_get = void_moves.get
+
+    def follow_moves(hand: int, led: int, win: int, ours: bool, out: int) -> Sequence[int]:
         """A follower's cards, one of each run: under a winning partner the lowest first;
         else the cheapest card that wins first, then the lowest."""
         follow = hand & suit_mask[led]
@@ -724,18 +748,26 @@ def _make_search(
                     c for c in reversed(moves) if strength[c] <= win
                 ]
             return moves
-        moves = []
-        for suit in range(4):
-            legal = hand & suit_mask[suit]
-            if legal:
-                moves += runs[suit][(out & suit_mask[suit]) << 24 | legal]
-        if len(moves) > 1:
-            moves.sort(key=strength.__getitem__)
-            if not ours and trump >= 0:
-                moves = [c for c in moves if suit_of[c] == trump and strength[c] > win] + [
-                    c for c in moves if not (suit_of[c] == trump and strength[c] > win)
-                ]
-        return moves
+        # Void in the suit led: every card, one of each run, weakest first (the trumps
+        # last, being the strongest), the same for every lead of a trick: kept.
+        key = out << 24 | hand
+        kept = void_moves_get(key)
+        if kept is None:
+            every: list[int] = []
+            for suit in range(4):
+                legal = hand & suit_mask[suit]
+                if legal:
+                    every += runs[suit][(out & suit_mask[suit]) << 24 | legal]
+            # A tuple: kept by the thousand, and (unlike a list) no work for the collector.
+            kept = void_moves[key] = tuple(sorted(every, key=strength.__getitem__))
+        if not ours and trump >= 0 and len(kept) > 1:
+            # Against the winner, the trumps that beat it first (the weakest of them first).
+            i = len(kept)
+            while i and suit_of[kept[i - 1]] == trump and strength[kept[i - 1]] > win:
+                i -= 1
+            if 0 < i < len(kept):
+                return kept[i:] + kept[:i]
+        return kept
 
     def trick(hands: list[int], leader: int, alpha: int, beta: int, out: int, hint: int) -> int:
         """A whole trick from its lead, each seat's choices in a loop of its own rather
@@ -751,6 +783,7 @@ def _make_search(
         h0, h1, h2, h3 = hands[leader], hands[s1], hands[s2], hands[s3]
         max0, max1, max2, max3 = ns[leader], ns[s1], ns[s2], ns[s3]
         left = h0.bit_count()
+        after = left - 1  # the tricks left once this one is played
         moves0 = lead_moves(h0, out, hint)
         best_card = moves0[0]
         a0, b0 = alpha, beta
@@ -789,7 +822,12 @@ def _make_search(
                         w2, ws2 = w1, ws1
                     if lone:  # three cards: the trick is decided
                         won = 1 if ns[ws2] else 0
-                        best3 = won + start(hands, ws2, a2 - won, b2 - won)
+                        if won >= b2:
+                            best3 = won
+                        elif won + after <= a2:
+                            best3 = won + after
+                        else:
+                            best3 = won + start(hands, ws2, a2 - won, b2 - won)
                     else:
                         a3, b3 = a2, b2
                         best3 = -1 if max3 else 99
@@ -803,7 +841,14 @@ def _make_search(
                             s = suit_of[c3]
                             ws = s3 if (s == led or s == trump) and strength[c3] > w2 else ws2
                             won = 1 if ns[ws] else 0
-                            value = won + start(hands, ws, a3 - won, b3 - won)
+                            # A trick that already decides the test needs no search of
+                            # the rest (the bound it gives is all the test asks).
+                            if won >= b3:
+                                value = won
+                            elif won + after <= a3:
+                                value = won + after
+                            else:
+                                value = won + start(hands, ws, a3 - won, b3 - won)
                             if max3:
                                 if value > best3:
                                     best3 = value
@@ -863,16 +908,68 @@ def _make_search(
                         break
         hands[leader] = h0
         stats[1] = best_card
-        history[best_card] += 1 << left
+        history[best_card] -= 1 << left
         return best0
+
+    # The trumps' part of the bounds, by where the trumps are and who leads: it changes
+    # only when a trump is played, so most positions find it here.
+    trump_bounds: dict[int, tuple[int, int, int]] = {}
+    trump_bounds_get = trump_bounds.get
+
+    def trump_sure(hands: list[int], leader: int, out: int) -> tuple[int, int, int]:
+        """North-South's and East-West's sure trump tricks (the most trumps one hand holds
+        above every trump of the other side), and the leader's top trumps in a run."""
+        t0, t1, t2, t3 = (
+            hands[0] & trump_mask,
+            hands[1] & trump_mask,
+            hands[2] & trump_mask,
+            hands[3] & trump_mask,
+        )
+        above = above_best[t1 | t3]
+        lo = max((t0 & above).bit_count(), (t2 & above).bit_count())
+        above = above_best[t0 | t2]
+        ew_sure = max((t1 & above).bit_count(), (t3 & above).bit_count())
+        return lo, ew_sure, top_run[(out & trump_mask) << 24 | (hands[leader] & trump_mask)]
+
+    def ending(
+        hands: list[int], leader: int, alpha: int, beta: int, lo: int, hi: int, k2: int
+    ) -> int:
+        """The last two tricks searched within the bounds known of them, ``lo`` to ``hi``,
+        and what the search learnt kept for the next visit."""
+        a = alpha if alpha > lo else lo
+        b = beta if beta < hi else hi
+        value = two(hands, leader, a, b)
+        if value <= a:
+            if value < hi:
+                hi = value
+        elif value >= b:
+            if value > lo:
+                lo = value
+        else:
+            lo = hi = value
+        ends[k2] = lo | hi << 3
+        return value
 
     def start(hands: list[int], leader: int, alpha: int, beta: int) -> int:
         left = hands[leader].bit_count()
         if left <= 1:
             return last_trick(hands, leader) if left else 0
         stats[0] += 1
-        h0, h1, h2 = hands[0], hands[1], hands[2]
-        out = h0 | h1 | h2 | hands[3]
+        h0, h1, h2, h3 = hands
+        if left == 2 and players > 2:
+            # Two tricks left: the same endings come back in every test, and their own
+            # table, keyed by the hands as they are, is cheaper than the main key. What it
+            # holds already counts the sure tricks: a position found there needs no more.
+            k2 = (((h0 << 24 | h1) << 24 | h2) << 24 | h3) << 2 | leader
+            bounds = ends_get(k2)
+            if bounds is not None:
+                lo, hi = bounds & 7, bounds >> 3
+                if lo >= beta or lo == hi:
+                    return lo
+                if hi <= alpha:
+                    return hi
+                return ending(hands, leader, alpha, beta, lo, hi, k2)
+        out = h0 | h1 | h2 | h3
         # The sure-trick bounds are cheaper than the table's key: try them first. A trump
         # higher than every trump of the other side wins whatever trick it is played to
         # (only partner's cards can beat it), and a hand plays its cards to different
@@ -880,29 +977,22 @@ def _make_search(
         # has its quick tricks: its own top trumps, then plain suits whose top card it
         # holds where no opponent can ruff.
         hand = hands[leader]
-        lo = ew_sure = quick = 0
         if trump >= 0:
-            t0, t1, t2, t3 = (
-                h0 & trump_mask,
-                h1 & trump_mask,
-                h2 & trump_mask,
-                hands[3] & trump_mask,
-            )
-            above = above_best[t1 | t3]
-            if (t0 | t2) & above:
-                lo = (t0 & above).bit_count()
-                other = (t2 & above).bit_count()
-                if other > lo:
-                    lo = other
-            above = above_best[t0 | t2]
-            if (t1 | t3) & above:
-                ew_sure = (t1 & above).bit_count()
-                other = (t3 & above).bit_count()
-                if other > ew_sure:
-                    ew_sure = other
-            quick = top_run[(out & trump_mask) << 24 | (hand & trump_mask)]
+            tk = (
+                (((h0 & trump_mask) << 24 | h1 & trump_mask) << 24 | h2 & trump_mask) << 24
+                | h3 & trump_mask
+            ) << 2 | leader
+            found = trump_bounds_get(tk)
+            if found is None:
+                found = trump_bounds[tk] = trump_sure(hands, leader, out)
+            lo, ew_sure, quick = found
+        else:
+            lo = ew_sure = quick = 0
+        # In a plain suit a higher card is a higher bit: the leader holds the top card still
+        # out when its cards of the suit outnumber, as a number, everyone else's.
+        rest = out ^ hand
         for mask in plain_masks:
-            if hand & top_card[out & mask]:
+            if hand & mask > rest & mask:
                 for seat in opponents[leader]:
                     other = hands[seat]
                     if not other & mask and other & trump_mask:
@@ -915,34 +1005,12 @@ def _make_search(
         elif quick > ew_sure:
             ew_sure = quick
         hi = left - ew_sure
-        if left == 2 and players > 2 and lo != hi and lo < beta and hi > alpha:
-            # Two tricks left: the same endings come back in every test, and their own
-            # table, keyed by the hands as they are, is cheaper than the main key.
-            k2 = (((h0 << 24 | h1) << 24 | h2) << 24 | hands[3]) << 2 | leader
-            bounds = ends_get(k2)
-            if bounds is not None:
-                tlo, thi = bounds
-                if tlo > lo:
-                    lo = tlo
-                if thi < hi:
-                    hi = thi
-                if lo >= beta or lo == hi:
-                    return lo
-                if hi <= alpha:
-                    return hi
-            a = alpha if alpha > lo else lo
-            b = beta if beta < hi else hi
-            value = two(hands, leader, a, b)
-            if value <= a:
-                if value < hi:
-                    hi = value
-            elif value >= b:
-                if value > lo:
-                    lo = value
-            else:
-                lo = hi = value
-            ends[k2] = (lo, hi)
-            return value
+        if left == 2 and players > 2:
+            # Kept even when the sure tricks settle it: the next visit looks no further.
+            if lo >= beta or lo == hi or hi <= alpha:
+                ends[k2] = lo | hi << 3
+                return lo if lo >= beta or lo == hi else hi
+            return ending(hands, leader, alpha, beta, lo, hi, k2)
         if lo >= beta or lo == hi:
             return lo
         if hi <= alpha:
@@ -950,19 +1018,22 @@ def _make_search(
         # The table's key: the leader, then for each suit how many of its cards are still
         # out and which of them (by rank among those) North, East and South hold, seven
         # bits each (a suit has seven cards at most), West holding the rest.
-        key = leader
-        for mask, table in comp:
-            o = out & mask
-            if o:
-                base = o << 24
-                key = (key << 24) | table[base | (h0 & o)] << 14 | table[base | (h1 & o)] << 7
-                key |= table[base | (h2 & o)] | o.bit_count() << 21
-            else:
-                key <<= 24
+        o = out & mask0
+        b = o << 24
+        key = leader << 24 | north0[b | h0 & o] | east0[b | h1 & o] | south0[b | h2 & o]
+        o = out & mask1
+        b = o << 24
+        key = key << 24 | north1[b | h0 & o] | east1[b | h1 & o] | south1[b | h2 & o]
+        o = out & mask2
+        b = o << 24
+        key = key << 24 | north2[b | h0 & o] | east2[b | h1 & o] | south2[b | h2 & o]
+        o = out & mask3
+        b = o << 24
+        key = key << 24 | north3[b | h0 & o] | east3[b | h1 & o] | south3[b | h2 & o]
         entry = tt_get(key)
         hint = -1
         if entry is not None:
-            tlo, thi, hint = entry
+            tlo, thi, hint = entry & 7, entry >> 3 & 7, (entry >> 6) - 1
             if tlo > lo:
                 lo = tlo
             if thi < hi:
@@ -986,7 +1057,7 @@ def _make_search(
                 lo = value
         else:
             lo = hi = value
-        tt[key] = (lo, hi, hint)
+        tt[key] = lo | hi << 3 | (hint + 1) << 6
         return value
 
     def inner(
@@ -1104,7 +1175,7 @@ def _make_search(
         hands[seat] = hand
         if led < 0:
             stats[1] = best_card
-            history[best_card] += 1 << left
+            history[best_card] -= 1 << left
         return best
 
     return start, inner, stats

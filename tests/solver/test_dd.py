@@ -7,7 +7,7 @@ import random
 import pytest
 
 from analysis.solver.dd import Position, Solver
-from analysis.solver.tables import NO_TRUMP, card_mask
+from analysis.solver.tables import NO_TRUMP, card_mask, tables_for
 from games.engine.cards import parse_card
 
 from .brute import brute_force
@@ -173,3 +173,32 @@ def test_a_solver_shared_across_deals_keeps_their_positions_apart() -> None:
         key = (position.strain, position.active)
         shared = solvers.setdefault(key, Solver(*key))
         assert shared.solve(position) == fresh.solve(position), position
+
+
+def test_a_tests_answer_is_a_true_bound_whichever_side_of_the_threshold() -> None:
+    """``test(k)`` answers with what the search proved (the review settles a second
+    threshold with it): ``v >= k`` means at least ``v``, ``v < k`` at most ``v``. One solver
+    per strain and seats, so that what earlier tests kept is used."""
+    rng = random.Random(31)
+    solvers: dict[tuple[int, tuple[bool, bool, bool, bool]], Solver] = {}
+    for _ in range(400):
+        fresh, position = random_position(rng, rng.randint(2, 5))
+        value = fresh.solve(position)
+        key = (position.strain, position.active)
+        shared = solvers.setdefault(key, Solver(*key))
+        for k in range(position.tricks_left + 1):
+            answer = shared.test(position, k)
+            if answer >= k:
+                assert value >= answer, (position, k, answer)
+            else:
+                assert value <= answer, (position, k, answer)
+
+
+def test_a_plain_suits_cards_rank_in_the_order_of_their_bits() -> None:
+    """The search finds the top card of a plain suit by comparing hands as numbers: in
+    every strain, a stronger plain card must be a higher bit."""
+    for strain in range(5):
+        tables = tables_for(strain)
+        for suit, order in enumerate(tables.order):
+            if suit != strain:
+                assert list(order) == sorted(order, reverse=True), (strain, suit)

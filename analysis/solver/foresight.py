@@ -212,6 +212,8 @@ def card_foresight(
     team = seat.team
     groups = _equivalent_cards(state, seat, strain)
     own = card_mask([c for c in state.hands[seat] if c is not None])
+    assert state.maker is not None
+    makers, outcomes = state.maker.team, _outcomes(state, team)
     values: dict[Card, list[float]] = {card: [] for card in groups}
     for layout in sample_layouts(state, seat, samples, rng):
         masks = [0, 0, 0, 0]
@@ -228,7 +230,7 @@ def card_foresight(
         for card in groups:
             child, ns_won = solver.child(position, card.index)
             ns_total = state.tricks_won[Team.NS] + ns_won
-            values[card].append(_net_points(solver, child, state, team, ns_total))
+            values[card].append(_net_points(solver, child, makers, outcomes, ns_total))
     summaries = {card: _summary(v) for card, v in values.items()}
     return {member: summaries[card] for card, group in groups.items() for member in group}
 
@@ -257,34 +259,45 @@ def _equivalent_cards(state: HandState, seat: Seat, strain: int) -> dict[Card, l
     return groups
 
 
-def _net_points(
-    solver: Solver, position: Position, state: HandState, team: Team, ns_total: int
-) -> int:
-    """Net points for ``team`` when the hand is played out perfectly from ``position``,
-    North-South having won ``ns_total`` tricks so far. Points only change at three and five
-    tricks for the makers, so two zero-window tests at most stand in for an exact solve.
-    """
+Outcomes = tuple[int, int, int]
+"""A side's net points when the makers are euchred, make their bid, and march."""
+
+
+def _outcomes(state: HandState, team: Team) -> Outcomes:
+    """``team``'s net points in each of the hand's three outcomes: worked out once per
+    decision, not once per layout."""
     assert state.maker is not None
+    makers = state.maker.team
+    euchred, made, march = (
+        hand_points(state.rules, state, team, t if team is makers else 5 - t) for t in (0, 3, 5)
+    )
+    return euchred, made, march
+
+
+def _net_points(
+    solver: Solver, position: Position, makers: Team, outcomes: Outcomes, ns_total: int
+) -> int:
+    """Net points (one of ``outcomes``) when the hand is played out perfectly from
+    ``position``, North-South having won ``ns_total`` tricks so far. Points only change at
+    three and five tricks for the makers, so two zero-window tests at most stand in for an
+    exact solve.
+    """
     left = position.tricks_left
-    ew_total = 5 - left - ns_total
     # The first test's answer is a bound on the tricks: it often settles the second too.
-    if state.maker.team is Team.NS:
+    if makers is Team.NS:
         need_made, need_march = 3 - ns_total, 5 - ns_total
         value = solver.test(position, need_made)
         made = value >= need_made
         march = made and (value >= need_march or solver.at_least(position, need_march))
     else:
         # East-West take at least t more tricks exactly when North-South take at most left - t.
+        ew_total = 5 - left - ns_total
         stop_made = left - (3 - ew_total) + 1
         stop_march = left - (5 - ew_total) + 1
         value = solver.test(position, stop_made)
         made = value < stop_made
         march = made and (value < stop_march or not solver.at_least(position, stop_march))
-    maker_tricks = 5 if march else 3 if made else 0
-    maker_team = state.maker.team
-    return hand_points(
-        state.rules, state, team, maker_tricks if team is maker_team else 5 - maker_tricks
-    )
+    return outcomes[2] if march else outcomes[1] if made else outcomes[0]
 
 
 def _summary(values: list[float]) -> OptionValue:
@@ -321,6 +334,9 @@ def discard_foresight(
         trial.apply(Discard(card))
         after[card] = trial
     own = [c for c in state.hands[dealer] if c is not None]
+    # The discard changes neither the makers nor the scoring: one set of outcomes.
+    assert state.maker is not None
+    makers, outcomes = state.maker.team, _outcomes(state, team)
     values: dict[Card, list[float]] = {card: [] for card in groups}
     for layout in sample_layouts(state, dealer, samples, rng):
         masks = [0, 0, 0, 0]
@@ -335,7 +351,7 @@ def discard_foresight(
                 leader=trial.tricks[-1].leader.number,
                 active=act,
             )
-            values[card].append(_net_points(solver, position, trial, team, 0))
+            values[card].append(_net_points(solver, position, makers, outcomes, 0))
     summaries = {card: _summary(v) for card, v in values.items()}
     return {member: summaries[card] for card, group in groups.items() for member in group}
 
@@ -447,4 +463,5 @@ def _play_out(state: HandState, team: Team, solvers: SolverCache) -> int:
     position = Position(
         strain, (masks[0], masks[1], masks[2], masks[3]), state.tricks[-1].leader.number, (), act
     )
-    return _net_points(solver, position, state, team, 0)
+    assert state.maker is not None
+    return _net_points(solver, position, state.maker.team, _outcomes(state, team), 0)

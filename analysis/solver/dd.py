@@ -116,6 +116,20 @@ def _run_tables(strain: int) -> tuple[dict[int, list[int]], ...]:
     return _RUN_CACHE[strain]
 
 
+_RUN_UP_CACHE: dict[int, tuple[dict[int, tuple[int, ...]], ...]] = {}
+
+
+def _run_tables_up(strain: int) -> tuple[dict[int, tuple[int, ...]], ...]:
+    """:func:`_run_tables` weakest first, the order a follower tries its cards in."""
+    cached = _RUN_UP_CACHE.get(strain)
+    if cached is None:
+        cached = _RUN_UP_CACHE[strain] = tuple(
+            {key: tuple(reversed(reps)) for key, reps in table.items()}
+            for table in _run_tables(strain)
+        )
+    return cached
+
+
 _COMP_CACHE: dict[int, tuple[dict[int, int], ...]] = {}
 
 
@@ -532,6 +546,7 @@ def _make_search(
     lone = players == 3
     opponents = seating.opponents
     runs = _run_tables(strain)
+    runs_up = _run_tables_up(strain)
     mask0, mask1, mask2, mask3 = suit_mask
     (
         (north0, east0, south0),
@@ -736,21 +751,19 @@ def _make_search(
     def follow_moves(hand: int, led: int, win: int, ours: bool, out: int) -> Sequence[int]:
         """A follower's cards, one of each run: under a winning partner the lowest first;
         else the cheapest card that wins first, then the lowest."""
-        follow = hand & suit_mask[led]
+        mask = suit_mask[led]
+        follow = hand & mask
         if follow:
-            moves = runs[led][(out & suit_mask[led]) << 24 | follow]
-            if len(moves) > 1:
-                if ours:
-                    return moves[::-1]
-                if len(moves) == 2:
-                    high, low = moves
-                    if strength[low] > win or strength[high] <= win:
-                        return [low, high]
-                    return moves
-                return [c for c in reversed(moves) if strength[c] > win] + [
-                    c for c in reversed(moves) if strength[c] <= win
-                ]
-            return moves
+            up = runs_up[led][(out & mask) << 24 | follow]
+            n = len(up)
+            if ours or n == 1:
+                return up
+            # The cards that beat the winner are the strongest, at the end: they go first,
+            # the cheapest of them first, then the rest from the lowest.
+            i = n
+            while i and strength[up[i - 1]] > win:
+                i -= 1
+            return up[i:] + up[:i] if 0 < i < n else up
         # Void in the suit led: every card, one of each run, weakest first (the trumps
         # last, being the strongest), the same for every lead of a trick: kept.
         key = out << 24 | hand

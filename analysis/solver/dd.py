@@ -745,9 +745,6 @@ def _make_search(
             moves.sort(key=neg_history)
         return moves
 
-    void_moves: dict[int, tuple[int, ...]] = {}
-    void_moves_get = void_moves.get
-
     def follow_moves(hand: int, led: int, win: int, ours: bool, out: int) -> Sequence[int]:
         """A follower's cards, one of each run: under a winning partner the lowest first;
         else the cheapest card that wins first, then the lowest."""
@@ -765,25 +762,21 @@ def _make_search(
                 i -= 1
             return up[i:] + up[:i] if 0 < i < n else up
         # Void in the suit led: every card, one of each run, weakest first (the trumps
-        # last, being the strongest), the same for every lead of a trick: kept.
-        key = out << 24 | hand
-        kept = void_moves_get(key)
-        if kept is None:
-            every: list[int] = []
-            for suit in range(4):
-                legal = hand & suit_mask[suit]
-                if legal:
-                    every += runs[suit][(out & suit_mask[suit]) << 24 | legal]
-            # A tuple: kept by the thousand, and (unlike a list) no work for the collector.
-            kept = void_moves[key] = tuple(sorted(every, key=strength.__getitem__))
-        if not ours and trump >= 0 and len(kept) > 1:
-            # Against the winner, the trumps that beat it first (the weakest of them first).
-            i = len(kept)
-            while i and suit_of[kept[i - 1]] == trump and strength[kept[i - 1]] > win:
-                i -= 1
-            if 0 < i < len(kept):
-                return kept[i:] + kept[:i]
-        return kept
+        # last, being the strongest); against the winner, the trumps that beat it first.
+        moves: list[int] = []
+        for suit in range(4):
+            legal = hand & suit_mask[suit]
+            if legal:
+                moves += runs[suit][(out & suit_mask[suit]) << 24 | legal]
+        if len(moves) > 1:
+            moves.sort(key=strength.__getitem__)
+            if not ours and trump >= 0:
+                i = len(moves)
+                while i and suit_of[moves[i - 1]] == trump and strength[moves[i - 1]] > win:
+                    i -= 1
+                if 0 < i < len(moves):
+                    return moves[i:] + moves[:i]
+        return moves
 
     def trick(hands: list[int], leader: int, alpha: int, beta: int, out: int, hint: int) -> int:
         """A whole trick from its lead, each seat's choices in a loop of its own rather

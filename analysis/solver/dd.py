@@ -745,38 +745,35 @@ def _make_search(
             moves.sort(key=neg_history)
         return moves
 
-    def follow_moves(hand: int, led: int, win: int, ours: bool, out: int) -> Sequence[int]:
-        """A follower's cards, one of each run: under a winning partner the lowest first;
-        else the cheapest card that wins first, then the lowest."""
-        mask = suit_mask[led]
-        follow = hand & mask
-        if follow:
-            up = runs_up[led][(out & mask) << 24 | follow]
-            n = len(up)
-            if ours or n == 1:
-                return up
-            # The cards that beat the winner are the strongest, at the end: they go first,
-            # the cheapest of them first, then the rest from the lowest.
-            i = n
-            while i and strength[up[i - 1]] > win:
-                i -= 1
-            return up[i:] + up[:i] if 0 < i < n else up
-        # Void in the suit led: every card, one of each run, weakest first (the trumps
-        # last, being the strongest); against the winner, the trumps that beat it first.
+    def beat_first(up: Sequence[int], win: int) -> Sequence[int]:
+        """A follower's cards of the suit led, weakest first, reordered against the card
+        winning so far: those that beat it first (the cheapest of them first), then the
+        rest from the lowest."""
+        n = i = len(up)
+        while i and strength[up[i - 1]] > win:
+            i -= 1
+        return (*up[i:], *up[:i]) if 0 < i < n else up
+
+    def void_list(hand: int, out: int) -> list[int]:
+        """A follower's cards when void in the suit led: one of each run, weakest first
+        (the trumps, all stronger, last)."""
         moves: list[int] = []
         for suit in range(4):
             legal = hand & suit_mask[suit]
             if legal:
                 moves += runs[suit][(out & suit_mask[suit]) << 24 | legal]
-        if len(moves) > 1:
-            moves.sort(key=strength.__getitem__)
-            if not ours and trump >= 0:
-                i = len(moves)
-                while i and suit_of[moves[i - 1]] == trump and strength[moves[i - 1]] > win:
-                    i -= 1
-                if 0 < i < len(moves):
-                    return moves[i:] + moves[:i]
+        moves.sort(key=strength.__getitem__)
         return moves
+
+    def ruff_first(moves: Sequence[int], win: int) -> Sequence[int]:
+        """A void follower's cards against the winner: the trumps that beat it first (the
+        weakest of them first), then the rest from the lowest."""
+        if trump < 0:
+            return moves
+        n = i = len(moves)
+        while i and suit_of[moves[i - 1]] == trump and strength[moves[i - 1]] > win:
+            i -= 1
+        return (*moves[i:], *moves[:i]) if 0 < i < n else moves
 
     def trick(hands: list[int], leader: int, alpha: int, beta: int, out: int, hint: int) -> int:
         """A whole trick from its lead, each seat's choices in a loop of its own rather
@@ -793,6 +790,12 @@ def _make_search(
         max0, max1, max2, max3 = ns[leader], ns[s1], ns[s2], ns[s3]
         left = h0.bit_count()
         after = left - 1  # the tricks left once this one is played
+        # A follower void in the suit led has the same cards to choose from whatever is
+        # led: worked out once for the trick, when first needed.
+        void1: Sequence[int] | None = None
+        void2: Sequence[int] | None = None
+        void3: Sequence[int] | None = None
+        moves: Sequence[int]
         moves0 = lead_moves(h0, out, hint)
         best_card = moves0[0]
         a0, b0 = alpha, beta
@@ -804,11 +807,17 @@ def _make_search(
             a1, b1 = a0, b0
             best1 = -1 if max1 else 99
             f = h1 & suit_mask[led]
-            for c1 in (
-                (f.bit_length() - 1,)
-                if f and not f & (f - 1)
-                else follow_moves(h1, led, w0, max0 == max1, out)
-            ):
+            if f & (f - 1):
+                moves = runs_up[led][(out & suit_mask[led]) << 24 | f]
+                if max0 != max1 and len(moves) > 1:
+                    moves = beat_first(moves, w0)
+            elif f:
+                moves = (f.bit_length() - 1,)
+            else:
+                if void1 is None:
+                    void1 = void_list(h1, out)
+                moves = void1 if max0 == max1 else ruff_first(void1, w0)
+            for c1 in moves:
                 hands[s1] = h1 ^ (1 << c1)
                 s = suit_of[c1]
                 if (s == led or s == trump) and strength[c1] > w0:
@@ -818,11 +827,17 @@ def _make_search(
                 a2, b2 = a1, b1
                 best2 = -1 if max2 else 99
                 f = h2 & suit_mask[led]
-                for c2 in (
-                    (f.bit_length() - 1,)
-                    if f and not f & (f - 1)
-                    else follow_moves(h2, led, w1, ns[ws1] == max2, out)
-                ):
+                if f & (f - 1):
+                    moves = runs_up[led][(out & suit_mask[led]) << 24 | f]
+                    if ns[ws1] != max2 and len(moves) > 1:
+                        moves = beat_first(moves, w1)
+                elif f:
+                    moves = (f.bit_length() - 1,)
+                else:
+                    if void2 is None:
+                        void2 = void_list(h2, out)
+                    moves = void2 if ns[ws1] == max2 else ruff_first(void2, w1)
+                for c2 in moves:
                     hands[s2] = h2 ^ (1 << c2)
                     s = suit_of[c2]
                     if (s == led or s == trump) and strength[c2] > w1:
@@ -841,11 +856,17 @@ def _make_search(
                         a3, b3 = a2, b2
                         best3 = -1 if max3 else 99
                         f = h3 & suit_mask[led]
-                        for c3 in (
-                            (f.bit_length() - 1,)
-                            if f and not f & (f - 1)
-                            else follow_moves(h3, led, w2, ns[ws2] == max3, out)
-                        ):
+                        if f & (f - 1):
+                            moves = runs_up[led][(out & suit_mask[led]) << 24 | f]
+                            if ns[ws2] != max3 and len(moves) > 1:
+                                moves = beat_first(moves, w2)
+                        elif f:
+                            moves = (f.bit_length() - 1,)
+                        else:
+                            if void3 is None:
+                                void3 = void_list(h3, out)
+                            moves = void3 if ns[ws2] == max3 else ruff_first(void3, w2)
+                        for c3 in moves:
                             hands[s3] = h3 ^ (1 << c3)
                             s = suit_of[c3]
                             ws = s3 if (s == led or s == trump) and strength[c3] > w2 else ws2

@@ -548,6 +548,7 @@ def _make_search(
     runs = _run_tables(strain)
     runs_up = _run_tables_up(strain)
     mask0, mask1, mask2, mask3 = suit_mask
+    runs0, runs1, runs2, runs3 = runs
     (
         (north0, east0, south0),
         (north1, east1, south1),
@@ -758,10 +759,18 @@ def _make_search(
         """A follower's cards when void in the suit led: one of each run, weakest first
         (the trumps, all stronger, last)."""
         moves: list[int] = []
-        for suit in range(4):
-            legal = hand & suit_mask[suit]
-            if legal:
-                moves += runs[suit][(out & suit_mask[suit]) << 24 | legal]
+        legal = hand & mask0
+        if legal:
+            moves += runs0[(out & mask0) << 24 | legal]
+        legal = hand & mask1
+        if legal:
+            moves += runs1[(out & mask1) << 24 | legal]
+        legal = hand & mask2
+        if legal:
+            moves += runs2[(out & mask2) << 24 | legal]
+        legal = hand & mask3
+        if legal:
+            moves += runs3[(out & mask3) << 24 | legal]
         moves.sort(key=strength.__getitem__)
         return moves
 

@@ -13,13 +13,12 @@ notes what it cannot decide in ``undecided``.
 
 from __future__ import annotations
 
-import copy
 import enum
 import itertools
 from dataclasses import dataclass, field
 from typing import Literal
 
-from .cards import Card, Rank, Seat, Suit, Team, effective_suit, power
+from .cards import ALL_CARDS, Card, Rank, Seat, Suit, Team, effective_suit, power
 from .rules import Rules
 from .scoring import HandResult, score_hand
 
@@ -99,6 +98,21 @@ Action = Call | Discard | Play | FarmerSwap | FarmerRedeal
 
 PASS = Call("pass")
 
+# Actions are values: the legal ones are handed out from these, made once, rather than
+# made anew for every question (the review asks for legal actions by the ten thousand).
+_CALLS: dict[tuple[CallKind, Strain | None, bool], Call] = {}
+
+
+def _call(kind: CallKind, suit: Strain | None, alone: bool) -> Call:
+    call = _CALLS.get((kind, suit, alone))
+    if call is None:
+        call = _CALLS[(kind, suit, alone)] = Call(kind, suit, alone)
+    return call
+
+
+_PLAYS = tuple(Play(card) for card in ALL_CARDS)
+_DISCARDS = tuple(Discard(card) for card in ALL_CARDS)
+
 
 def _word(strain: Strain) -> str:
     return "no-trump" if strain == NT else strain.plural
@@ -167,7 +181,11 @@ class HandState:
         """An independent copy: applying actions to it leaves this state as it is. Much
         quicker than dealing again and replaying the history, or ``copy.deepcopy``.
         """
-        other = copy.copy(self)
+        # copy.copy goes through __reduce_ex__; a bare instance with the same attributes
+        # is the same shallow copy, several times quicker (the review copies states by
+        # the ten thousand).
+        other = object.__new__(type(self))
+        other.__dict__.update(self.__dict__)
         other.hands = {seat: list(cards) for seat, cards in self.hands.items()}
         other.kitty = list(self.kitty)
         other.known = set(self.known)
@@ -265,11 +283,11 @@ class HandState:
         if self.phase is Phase.FARMER:
             return [PASS, *self._farmer_options(seat)]
         if self.phase is Phase.DEFEND:
-            return [PASS, Call("defend_alone")]
+            return [PASS, _call("defend_alone", None, False)]
         if self.phase is Phase.DISCARD:
-            return [Discard(c) for c in self.hands[seat] if c is not None]
+            return [_DISCARDS[c.index] for c in self.hands[seat] if c is not None]
         if self.phase is Phase.PLAY:
-            return [Play(c) for c in self.legal_cards(seat)]
+            return [_PLAYS[c.index] for c in self.legal_cards(seat)]
         actions: list[Action] = []
         if not self.stuck:
             actions.append(PASS)
@@ -287,7 +305,7 @@ class HandState:
             for alone in (False, True):
                 if canadian and not alone:
                     continue
-                actions.append(Call(kind, None if kind == "order_up" else strain, alone))
+                actions.append(_call(kind, None if kind == "order_up" else strain, alone))
         return actions
 
     def legal_cards(self, seat: Seat) -> list[Card]:

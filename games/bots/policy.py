@@ -181,16 +181,20 @@ def hand_points(cards: Collection[Card], trump: Suit) -> float:
     11.5
     """
     points = 0.0
-    lengths = Counter(effective_suit(c, trump) for c in cards)
-    for card in cards:
-        if effective_suit(card, trump) is trump:
+    suits = [effective_suit(c, trump) for c in cards]
+    trumps = 0
+    for card, suit in zip(cards, suits, strict=True):
+        if suit is trump:
             points += trump_points(card, trump)
+            trumps += 1
         elif card.rank is Rank.ACE:
             points += OFF_ACE
-        elif card.rank is Rank.KING and Card(Rank.ACE, card.suit) in cards:
+        elif card.rank is Rank.KING and any(
+            c.rank is Rank.ACE and c.suit is card.suit for c in cards
+        ):
             points += OFF_KING_WITH_ACE
-    if lengths[trump] >= 2:
-        points += VOID * sum(1 for s in Suit if s is not trump and lengths[s] == 0)
+    if trumps >= 2:
+        points += VOID * sum(1 for s in Suit if s is not trump and s not in suits)
     return points
 
 
@@ -228,8 +232,11 @@ def choose_discard(cards: Sequence[Card], trump: Suit) -> Card:
     off = [c for c in cards if effective_suit(c, trump) is not trump]
     if not off:
         return min(cards, key=lambda c: power(c, trump, trump))
-    lengths = Counter(effective_suit(c, trump) for c in cards)
-    return min(off, key=lambda c: (c.rank is Rank.ACE, lengths[c.suit], c.rank))
+    lengths: dict[Suit, int] = {}
+    for card in cards:
+        suit = effective_suit(card, trump)
+        lengths[suit] = lengths.get(suit, 0) + 1
+    return min(off, key=lambda c: (c.rank is Rank.ACE, lengths.get(c.suit, 0), c.rank))
 
 
 def _longest_suit(cards: Collection[Card], allowed: Iterable[Suit]) -> Suit:

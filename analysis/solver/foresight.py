@@ -214,23 +214,32 @@ def card_foresight(
     own = card_mask([c for c in state.hands[seat] if c is not None])
     assert state.maker is not None
     makers, outcomes = state.maker.team, _outcomes(state, team)
+    # What each card leads to is the same in every layout but for the other hands: the
+    # seat's own hand after it, who leads next, the trick, and whether North-South won it.
+    me = seat.number
+    own_only = [0, 0, 0, 0]
+    own_only[me] = own
+    known = Position(
+        strain,
+        (own_only[0], own_only[1], own_only[2], own_only[3]),
+        trick.leader.number,
+        tuple(card.index for _, card in trick.cards),
+        act,
+    )
+    ns_so_far = state.tricks_won[Team.NS]
     values: dict[Card, list[float]] = {card: [] for card in groups}
+    plans: list[tuple[list[float], int, int, tuple[int, ...], int]] = []
+    for card in groups:
+        after, ns_won = solver.child(known, card.index)
+        plans.append((values[card], after.hands[me], after.leader, after.trick, ns_so_far + ns_won))
     for layout in sample_layouts(state, seat, samples, rng):
         masks = [0, 0, 0, 0]
-        masks[seat.number] = own
         for other, cards in layout.items():
             masks[other.number] = card_mask(cards)
-        position = Position(
-            strain=strain,
-            hands=(masks[0], masks[1], masks[2], masks[3]),
-            leader=trick.leader.number,
-            trick=tuple(card.index for _, card in trick.cards),
-            active=act,
-        )
-        for card in groups:
-            child, ns_won = solver.child(position, card.index)
-            ns_total = state.tricks_won[Team.NS] + ns_won
-            values[card].append(_net_points(solver, child, makers, outcomes, ns_total))
+        for values_of, mine, leader, played, ns_total in plans:
+            masks[me] = mine
+            child = Position(strain, (masks[0], masks[1], masks[2], masks[3]), leader, played, act)
+            values_of.append(_net_points(solver, child, makers, outcomes, ns_total))
     summaries = {card: _summary(v) for card, v in values.items()}
     return {member: summaries[card] for card, group in groups.items() for member in group}
 

@@ -423,6 +423,7 @@ def call_foresight(
     values: dict[Action, list[float]] = {option: [] for option in options}
     if solvers is None:
         solvers = {}
+    known: dict[tuple[Team, bool, bool, bool], Outcomes] = {}
     for _ in range(samples):
         dealt = _deal_for(state, seat, rng)
         if dealt is None:
@@ -436,7 +437,7 @@ def call_foresight(
             while trial.phase not in (Phase.PLAY, Phase.DONE):
                 assert trial.current_seat is not None
                 trial.apply(policy(trial, trial.current_seat))
-            values[option].append(_play_out(trial, seat.team, solvers))
+            values[option].append(_play_out(trial, seat.team, solvers, known))
     return {option: _summary(v) for option, v in values.items()}
 
 
@@ -456,8 +457,14 @@ def _replay(trial: HandState, state: HandState, seat: Seat) -> None:
         trial.apply(Call("pass"))
 
 
-def _play_out(state: HandState, team: Team, solvers: SolverCache) -> int:
-    """Net points for ``team`` of a hand whose auction is over, played double dummy."""
+def _play_out(
+    state: HandState,
+    team: Team,
+    solvers: SolverCache,
+    known: dict[tuple[Team, bool, bool, bool], Outcomes],
+) -> int:
+    """Net points for ``team`` of a hand whose auction is over, played double dummy.
+    ``known`` keeps each contract's outcomes for ``team`` (one set per decision)."""
     if state.phase is Phase.DONE:
         return 0  # thrown in: nobody scores
     assert state.strain is not None
@@ -473,4 +480,10 @@ def _play_out(state: HandState, team: Team, solvers: SolverCache) -> int:
         strain, (masks[0], masks[1], masks[2], masks[3]), state.tricks[-1].leader.number, (), act
     )
     assert state.maker is not None
-    return _net_points(solver, position, state.maker.team, _outcomes(state, team), 0)
+    makers = state.maker.team
+    # The outcomes' points depend on the contract alone: few contracts, many layouts.
+    contract = (makers, state.trump is None, state.alone, state.defender_alone is not None)
+    outcomes = known.get(contract)
+    if outcomes is None:
+        outcomes = known[contract] = _outcomes(state, team)
+    return _net_points(solver, position, makers, outcomes, 0)

@@ -8,10 +8,13 @@ import random
 from analysis.solver.explain import classify
 from analysis.solver.foresight import sample_layouts, shuffle
 from analysis.solver.hindsight import revealed_state
-from analysis.solver.review import ReviewParams, review_hand
+from analysis.solver.review import ReviewParams, review_hand, standard_policy
+from games.bots.policy import decide, observe
 from games.engine.cards import ALL_CARDS, Seat, Suit, effective_suit, parse_card
-from games.engine.hand import Play
+from games.engine.game import Game
+from games.engine.hand import Call, Phase, Play
 from games.engine.record import parse_record
+from games.engine.rules import PRESETS
 from tests.records import MARCH
 
 # Hearts trump, named by North. By trick 4 every trump but North's A♥ has been played, and
@@ -120,6 +123,30 @@ def test_the_samplers_shuffle_is_the_librarys_draw_for_draw() -> None:
             theirs.shuffle(library)
             assert mine == library
             assert ours.random() == theirs.random()
+
+
+def test_the_reviews_quick_discard_is_the_policys_own() -> None:
+    # The review's standard policy discards without building the dealer's whole view:
+    # it must discard what the policy itself would, under every preset.
+    checked = 0
+    for rules in PRESETS.values():
+        for seed in range(60):
+            state = Game(rules, seed).new_hand()
+            while state.phase not in (Phase.DISCARD, Phase.PLAY, Phase.DONE):
+                seat = state.current_seat
+                assert seat is not None
+                order = [
+                    a
+                    for a in state.legal_actions()
+                    if isinstance(a, Call) and a.kind == "order_up" and not a.alone
+                ]
+                state.apply(order[0] if order else decide(observe(state, seat)))
+            if state.phase is Phase.DISCARD:
+                dealer = state.current_seat
+                assert dealer is not None
+                assert standard_policy(state, dealer) == decide(observe(state, dealer))
+                checked += 1
+    assert checked > 200
 
 
 def test_the_dealer_is_known_to_hold_the_upcard_after_picking_it_up() -> None:

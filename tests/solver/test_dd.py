@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from analysis.solver.dd import Position, Solver
+from analysis.solver.dd import Position, Solver, _key_tables, _suit_key_tables
 from analysis.solver.tables import NO_TRUMP, card_mask, tables_for
 from games.engine.cards import parse_card
 
@@ -202,3 +202,29 @@ def test_a_plain_suits_cards_rank_in_the_order_of_their_bits() -> None:
         for suit, order in enumerate(tables.order):
             if suit != strain:
                 assert list(order) == sorted(order, reverse=True), (strain, suit)
+
+
+def test_a_suits_one_look_up_key_is_its_three_look_ups_key() -> None:
+    """The table's key takes one look-up a suit, of the four hands side by side: it must
+    give what the three look-ups of the suit's cards out and held give, wherever its cards
+    lie (in any hand, or played)."""
+    rng = random.Random(7)
+    for strain in range(5):
+        tables, wide = _suit_key_tables(strain)
+        three = _key_tables(strain)
+        suit_mask = tables_for(strain).suit_mask
+        for _ in range(400):
+            hands = [0, 0, 0, 0]
+            for card in range(24):
+                where = rng.randrange(5)
+                if where < 4:
+                    hands[where] |= 1 << card
+            x = ((hands[0] << 24 | hands[1]) << 24 | hands[2]) << 24 | hands[3]
+            for suit in range(4):
+                mask = suit_mask[suit]
+                out = (hands[0] | hands[1] | hands[2] | hands[3]) & mask
+                b = out << 24
+                north, east, south = three[suit]
+                expected = north[b | hands[0] & out] | east[b | hands[1] & out]
+                expected |= south[b | hands[2] & out]
+                assert tables[suit][x & wide[suit]] == expected, (strain, suit, hands)

@@ -272,6 +272,29 @@ def _bound_tables(strain: int) -> tuple[dict[int, int], dict[int, int], dict[int
     return _BOUND_CACHE[strain]
 
 
+_LEAD_CACHE: dict[int, dict[int, tuple[int, tuple[int, ...]]]] = {}
+
+
+def _lead_table(strain: int) -> dict[int, tuple[int, tuple[int, ...]]]:
+    """For every effective suit at once (their masks are apart): (cards still out << 24 |
+    cards held) -> the held card that wins at once if led (the top card still out, else
+    -1), and one card of each other run, strongest first."""
+    cached = _LEAD_CACHE.get(strain)
+    if cached is None:
+        top_card = _bound_tables(strain)[1]
+        cached = _LEAD_CACHE[strain] = {}
+        for table in _run_tables(strain):
+            for index, reps in table.items():
+                if index & _HELD & top_card[index >> 24]:
+                    cached[index] = (reps[0], tuple(reps[1:]))
+                else:
+                    cached[index] = (-1, tuple(reps))
+    return cached
+
+
+_HELD = (1 << 24) - 1
+
+
 @dataclass
 class Solver:
     """Solves positions of one strain and one set of active seats, sharing a table."""
@@ -607,6 +630,8 @@ def _make_search(
     wide0, wide1, wide2, wide3 = wide
     wide_trump = wide[trump] if trump >= 0 else 0
     lead_suits = seating.lead_suits
+    lead_masks = tuple(suit_mask[suit] for suit in lead_suits)
+    lead_table = _lead_table(strain)
     ns = NS_SEATS
     stats = [0, -1]
     # The history heuristic: leads that were best before, weighted by how much was left to
@@ -776,16 +801,13 @@ def _make_search(
         """
         moves: list[int] = []
         rest: list[int] = []
-        for suit in lead_suits:
-            mask = suit_mask[suit]
+        for mask in lead_masks:
             legal = hand & mask
             if legal:
-                reps = runs[suit][(out & mask) << 24 | legal]
-                if hand & top_card[out & mask]:
-                    moves.append(reps[0])
-                    rest += reps[1:]
-                else:
-                    rest += reps
+                top, others = lead_table[(out & mask) << 24 | legal]
+                if top >= 0:
+                    moves.append(top)
+                rest += others
         if len(rest) > 1:
             rest.sort(key=strength.__getitem__)
         moves += rest

@@ -631,6 +631,11 @@ def _make_search(
     wide_trump = wide[trump] if trump >= 0 else 0
     lead_suits = seating.lead_suits
     lead_masks = tuple(suit_mask[suit] for suit in lead_suits)
+    weakest_trump = (
+        min(strength[card] for card in range(24) if suit_of[card] == trump)
+        if trump >= 0
+        else 1 << 30
+    )
     lead_table = _lead_table(strain)
     ns = NS_SEATS
     stats = [0, -1]
@@ -877,6 +882,10 @@ def _make_search(
         void1: Sequence[int] | None = None
         void2: Sequence[int] | None = None
         void3: Sequence[int] | None = None
+        # And their order against a plain winner (trumps first), the same for every one.
+        ruff1: Sequence[int] | None = None
+        ruff2: Sequence[int] | None = None
+        ruff3: Sequence[int] | None = None
         moves: Sequence[int]
         moves0 = lead_moves(h0, out, hint)
         best_card = moves0[0]
@@ -898,7 +907,14 @@ def _make_search(
             else:
                 if void1 is None:
                     void1 = void_list(h1, out)
-                moves = void1 if max0 == max1 else ruff_first(void1, w0)
+                if max0 == max1:
+                    moves = void1
+                else:
+                    # Against the lead itself: a plain lead is beaten by every trump, and
+                    # a seat void in trumps has none, so the order is the same for any lead.
+                    if ruff1 is None:
+                        ruff1 = ruff_first(void1, w0)
+                    moves = ruff1
             for c1 in moves:
                 hands[s1] = h1 ^ (1 << c1)
                 s = suit_of[c1]
@@ -918,7 +934,14 @@ def _make_search(
                 else:
                     if void2 is None:
                         void2 = void_list(h2, out)
-                    moves = void2 if ns[ws1] == max2 else ruff_first(void2, w1)
+                    if ns[ws1] == max2:
+                        moves = void2
+                    elif w1 < weakest_trump:  # every trump beats a plain winner
+                        if ruff2 is None:
+                            ruff2 = ruff_first(void2, w1)
+                        moves = ruff2
+                    else:
+                        moves = ruff_first(void2, w1)
                 for c2 in moves:
                     hands[s2] = h2 ^ (1 << c2)
                     s = suit_of[c2]
@@ -947,7 +970,14 @@ def _make_search(
                         else:
                             if void3 is None:
                                 void3 = void_list(h3, out)
-                            moves = void3 if ns[ws2] == max3 else ruff_first(void3, w2)
+                            if ns[ws2] == max3:
+                                moves = void3
+                            elif w2 < weakest_trump:
+                                if ruff3 is None:
+                                    ruff3 = ruff_first(void3, w2)
+                                moves = ruff3
+                            else:
+                                moves = ruff_first(void3, w2)
                         for c3 in moves:
                             hands[s3] = h3 ^ (1 << c3)
                             s = suit_of[c3]

@@ -228,3 +228,43 @@ def test_a_suits_one_look_up_key_is_its_three_look_ups_key() -> None:
                 expected = north[b | hands[0] & out] | east[b | hands[1] & out]
                 expected |= south[b | hands[2] & out]
                 assert tables[suit][x & wide[suit]] == expected, (strain, suit, hands)
+
+
+CACHES = (
+    "_RUN_CACHE",
+    "_RUN_UP_CACHE",
+    "_COMP_CACHE",
+    "_KEY_CACHE",
+    "_SUIT_KEY_CACHE",
+    "_BOUND_CACHE",
+    "_LEAD_CACHE",
+)
+
+
+def test_prepare_makes_every_strains_tables(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker makes the tables as it starts: afterwards no search has one to make."""
+    from analysis.solver import dd
+
+    for name in CACHES:
+        monkeypatch.setattr(dd, name, {})
+    dd.prepare()
+    for name in CACHES:
+        assert sorted(getattr(dd, name)) == [0, 1, 2, 3, 4], name
+    # Made by prepare, they are the ones a new solver uses: nothing is made twice.
+    made = {name: dict(getattr(dd, name)) for name in CACHES}
+    for strain in range(5):
+        Solver(strain).solve(Position(strain, (0b11, 0b1100, 0b110000, 0b11000000), 0))
+    for name in CACHES:
+        assert getattr(dd, name) == made[name], name
+
+
+def test_a_starting_worker_prepares_the_solver(monkeypatch: pytest.MonkeyPatch) -> None:
+    from celery.signals import worker_init
+
+    from analysis.solver import dd
+    from euchre_site.celery import prepare_solver
+
+    assert prepare_solver in [ref() for _, ref in worker_init.receivers]
+    monkeypatch.setattr(dd, "_SUIT_KEY_CACHE", {})
+    prepare_solver(sender=None)
+    assert sorted(dd._SUIT_KEY_CACHE) == [0, 1, 2, 3, 4]

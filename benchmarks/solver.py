@@ -143,7 +143,7 @@ def played_hands(count: int, seed: int) -> list[HandRecord]:
     """Whole hands dealt by the engine and played by four Normal bots (thrown-in hands are
     skipped: there is nothing to review in them)."""
     from games.bots.match import play_hand
-    from games.bots.policy import decide
+    from games.strategy.policy import decide
 
     players = dict.fromkeys(Seat, decide)
     records: list[HandRecord] = []

@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from games.engine.cards import Card, Rank, Seat, Suit, effective_suit
+from games.strategy.policy import describe_hand
 
 __all__ = ["MARKS", "THRESHOLDS", "Line", "classify", "explain_call", "explain_card", "short_name"]
 
@@ -164,8 +165,6 @@ def explain_call(
         f"({theirs} averaged {best_ev:+.2f}, {mine} {chosen_ev:+.2f})"
     )
     if isinstance(best_strain, Suit):
-        from games.bots.policy import describe_hand
-
         cards = list(hand)
         if best.startswith("order_up") and gets_upcard and upcard not in cards:
             cards.append(upcard)

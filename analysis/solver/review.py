@@ -28,6 +28,8 @@ from games.engine.hand import (
     Play,
 )
 from games.engine.record import HandRecord
+from games.strategy.observation import observe
+from games.strategy.policy import choose_discard, decide
 
 from .dd import Position
 from .explain import MARKS, Line, classify, explain_call, explain_card
@@ -89,9 +91,7 @@ def count_decisions(record: HandRecord) -> int:
 
 
 def standard_policy(state: HandState, seat: Seat) -> Action:
-    """The project's standard bidding policy (``games.bots.policy``) for ``seat``."""
-    from games.bots.policy import choose_discard, decide, observe
-
+    """The project's standard bidding policy (``games.strategy.policy``) for ``seat``."""
     if state.phase is Phase.DISCARD and state.trump is not None:
         # The policy discards by the hand and trump alone: the review asks it thousands of
         # times a hand, so the seat's whole view is not built for it (tested to agree).

@@ -1,6 +1,6 @@
 """Computer players. ``BOTS`` maps each level's name to its player.
 
-Every player is a pure function of an :class:`~games.bots.observation.Observation`
+Every player is a pure function of an :class:`~games.strategy.observation.Observation`
 (what one seat may know), returning an action and a short reason for it.
 """
 
@@ -10,9 +10,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from games.engine.hand import Action
+from games.strategy import policy
+from games.strategy.observation import Observation, observe
 
-from . import easy, hard, policy
-from .observation import Observation, observe
+from . import easy, hard
 
 __all__ = ["BOTS", "Bot", "Observation", "observe"]
 

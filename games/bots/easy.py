@@ -19,8 +19,7 @@ from collections.abc import Collection
 
 from games.engine.cards import Card, Rank, Suit, effective_suit, power
 from games.engine.hand import Action, Call, Discard, FarmerRedeal, FarmerSwap, Phase, Play
-
-from .observation import Observation
+from games.strategy.observation import Observation
 
 __all__ = ["decide", "decide_with_reason"]
 

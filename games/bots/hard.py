@@ -24,9 +24,8 @@ from games.engine.cards import UNKNOWN, Card, Seat
 from games.engine.hand import Action, Discard, HandState, Phase, Play
 from games.engine.record import RecordError, parse_record
 from games.engine.rules import format_rules
-
-from . import policy
-from .observation import Observation
+from games.strategy import policy
+from games.strategy.observation import Observation
 
 __all__ = ["SAMPLES", "decide", "decide_with_reason", "state_from_view"]
 

@@ -8,8 +8,7 @@ from games.engine.cards import Seat, Team
 from games.engine.game import Game
 from games.engine.hand import Action, HandState
 from games.engine.rules import Rules
-
-from .observation import Observation, observe
+from games.strategy.observation import Observation, observe
 
 __all__ = ["BotError", "Decide", "play_game", "play_hand"]
 

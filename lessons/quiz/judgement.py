@@ -25,13 +25,13 @@ from analysis.solver.foresight import (
     paired_loss,
 )
 from analysis.solver.review import call_label, standard_policy
-from games.bots.observation import observe
-from games.bots.policy import decide_with_reason
 from games.engine.cards import UNKNOWN, Card, Seat, Suit, effective_suit, parse_card, sort_cards
 from games.engine.game import deal
 from games.engine.hand import Action, Call, HandState, Phase
 from games.engine.record import record_from_state
 from games.engine.rules import PRESETS, Rules, preset_name
+from games.strategy.observation import observe
+from games.strategy.policy import decide_with_reason
 
 from .question import Draft, Grading
 from .table_rules import rules_json

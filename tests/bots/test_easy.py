@@ -6,8 +6,7 @@ from games.bots import easy
 from games.engine.cards import Suit, parse_card
 from games.engine.hand import Call, Discard, Play
 from games.engine.rules import Rules
-
-from .tables import run, table, view
+from tests.strategy.tables import run, table, view
 
 
 def test_it_orders_up_with_three_trumps_counting_the_left_bower() -> None:

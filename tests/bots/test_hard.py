@@ -8,12 +8,12 @@ import pytest
 
 from games.bots import BOTS, hard, policy
 from games.bots.match import play_hand
-from games.bots.observation import observe
 from games.engine.cards import Seat, parse_card
 from games.engine.game import Game
 from games.engine.hand import Play
 from games.engine.record import parse_record
 from games.engine.rules import PRESETS, Rules
+from games.strategy.observation import observe
 from tests.solver.test_review import THROWN_ACE
 
 RULE_SETS = [*PRESETS.values(), Rules(farmers_hand="mixed", defend_alone=True, no_trump=True)]

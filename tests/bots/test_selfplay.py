@@ -9,11 +9,11 @@ import pytest
 
 from games.bots import BOTS
 from games.bots.match import Decide, play_game
-from games.bots.observation import observe
 from games.engine.cards import Seat, Team
 from games.engine.game import Game
 from games.engine.hand import HandState
 from games.engine.rules import PRESETS, Points, Rules
+from games.strategy.observation import observe
 from tests.engine.randomplay import random_deal, random_rules
 
 EASY, NORMAL = BOTS["easy"], BOTS["normal"]

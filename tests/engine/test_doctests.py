@@ -9,8 +9,8 @@ import pytest
 
 MODULES = [
     "analysis.solver.explain",
-    "games.bots.observation",
-    "games.bots.policy",
+    "games.strategy.observation",
+    "games.strategy.policy",
     "games.engine.cards",
     "games.engine.egn",
     "games.engine.game",

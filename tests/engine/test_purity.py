@@ -1,6 +1,6 @@
-"""``games/engine``, ``games/bots``, ``analysis/solver``, ``lessons/quiz`` and the course's
-loader ``lessons/content.py`` are pure Python: they never import Django, DRF or Celery,
-directly or through another module of the project.
+"""``games/engine``, ``games/strategy``, ``games/bots``, ``analysis/solver``, ``lessons/quiz``
+and the course's loader ``lessons/content.py`` are pure Python: they never import Django,
+DRF or Celery, directly or through another module of the project.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 PURE_PACKAGES = (
     "games.engine",
+    "games.strategy",
     "games.bots",
     "analysis.solver",
     "lessons.quiz",

@@ -6,9 +6,9 @@ from pytest_django.fixtures import Settings
 from accounts.models import User
 from analysis import tasks
 from games.bots import BOTS
-from games.bots.observation import observe
 from games.engine.actions import format_action
 from games.models import HUMAN_SEAT, GamePlay
+from games.strategy.observation import observe
 
 PASSWORD = "a-long-enough-passphrase-7"
 

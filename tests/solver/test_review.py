@@ -9,12 +9,13 @@ from analysis.solver.explain import classify
 from analysis.solver.foresight import sample_layouts, shuffle
 from analysis.solver.hindsight import revealed_state
 from analysis.solver.review import ReviewParams, review_hand, standard_policy
-from games.bots.policy import decide, observe
 from games.engine.cards import ALL_CARDS, Seat, Suit, effective_suit, parse_card
 from games.engine.game import Game
 from games.engine.hand import Call, Phase, Play
 from games.engine.record import parse_record
 from games.engine.rules import PRESETS
+from games.strategy.observation import observe
+from games.strategy.policy import decide
 from tests.records import MARCH
 
 # Hearts trump, named by North. By trick 4 every trump but North's A♥ has been played, and

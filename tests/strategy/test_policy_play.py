@@ -6,9 +6,9 @@ N leads the first trick, and play goes N, E, S, W.
 
 from __future__ import annotations
 
-from games.bots.policy import decide
 from games.engine.cards import Suit, parse_card
 from games.engine.hand import HandState, Play
+from games.strategy.policy import decide
 
 from .tables import normal, run, table, view
 

@@ -4,10 +4,10 @@ and ask a bot what it would do next."""
 from __future__ import annotations
 
 from games.bots import policy
-from games.bots.observation import Observation, observe
 from games.engine.cards import ALL_CARDS, Card, Seat, Team, parse_card, parse_seat, parse_suit
 from games.engine.hand import NT, Action, Call, Discard, FarmerRedeal, FarmerSwap, HandState, Play
 from games.engine.rules import Rules
+from games.strategy.observation import Observation, observe
 
 
 def cards(text: str) -> list[Card]:

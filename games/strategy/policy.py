@@ -2,7 +2,7 @@
 
 The analysis values a pass by continuing the auction with this policy for every
 seat, and the Normal bot plays it; so it is deterministic, a pure function of
-what the deciding seat may know (an :class:`~games.bots.observation.Observation`),
+what the deciding seat may know (an :class:`~games.strategy.observation.Observation`),
 and every decision comes with a short reason a learner can read as a hint.
 
 Hand strength

@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 
 import games.bots.easy
-import games.bots.observation
-import games.bots.policy
-from games.bots.observation import observe
+import games.strategy.observation
+import games.strategy.policy
 from games.engine.cards import Seat, Suit, Team
 from games.engine.hand import Call, FarmerSwap
 from games.engine.rules import Rules
+from games.strategy.observation import observe
 
 from .tables import cards, run, table, view
 
@@ -76,7 +76,9 @@ def test_a_seat_has_no_legal_actions_out_of_turn() -> None:
 
 
 @pytest.mark.parametrize(
-    "module", [games.bots.observation, games.bots.policy, games.bots.easy], ids=lambda m: m.__name__
+    "module",
+    [games.strategy.observation, games.strategy.policy, games.bots.easy],
+    ids=lambda m: m.__name__,
 )
 def test_the_docstring_examples_hold(module: object) -> None:
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)  # type: ignore[arg-type]

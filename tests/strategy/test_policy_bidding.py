@@ -6,10 +6,10 @@ partner and N and S its opponents.
 
 from __future__ import annotations
 
-from games.bots.policy import choose_discard, hand_points, sure_tricks
 from games.engine.cards import Suit, parse_card
 from games.engine.hand import NT, Call, Discard, FarmerRedeal, FarmerSwap, Phase
 from games.engine.rules import Points, Rules
+from games.strategy.policy import choose_discard, hand_points, sure_tricks
 
 from .tables import cards, normal, run, table
 

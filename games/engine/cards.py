@@ -1,7 +1,8 @@
 """Cards, suits, ranks and seats: the small vocabulary every other module speaks.
 
-The two bower rules live in exactly two functions, :func:`effective_suit` and
-:func:`power`; nothing else in the engine special-cases jacks.
+The bowers live here and nowhere else: :func:`bower` says which jack is which under a
+trump, and the two rules of play are :func:`effective_suit` and :func:`power`. No other
+module tests for jacks; it asks :func:`bower`.
 
 >>> card = parse_card("jd")
 >>> card
@@ -21,12 +22,14 @@ from dataclasses import dataclass, field
 __all__ = [
     "ALL_CARDS",
     "UNKNOWN",
+    "Bower",
     "Card",
     "CardError",
     "Rank",
     "Seat",
     "Suit",
     "Team",
+    "bower",
     "card_name",
     "effective_suit",
     "format_card",
@@ -203,6 +206,34 @@ def parse_suit(text: object) -> Suit:
     raise CardError(f"unknown suit {text!r} (expected S, H, D or C)")
 
 
+class Bower(enum.Enum):
+    """The two trump jacks: the right bower (the jack of trump) and the left (the other jack
+    of trump's colour)."""
+
+    RIGHT = "right"
+    LEFT = "left"
+
+    @property
+    def word(self) -> str:
+        """``right bower`` or ``left bower``."""
+        return f"{self.value} bower"
+
+
+def bower(card: Card, trump: Suit | None) -> Bower | None:
+    """Which bower ``card`` is when ``trump`` is trump, or ``None`` (no-trump has none).
+
+    >>> bower(parse_card("JD"), Suit.HEARTS), bower(parse_card("JH"), Suit.HEARTS)
+    (<Bower.LEFT: 'left'>, <Bower.RIGHT: 'right'>)
+    >>> bower(parse_card("JC"), Suit.HEARTS) is None, bower(parse_card("JH"), None) is None
+    (True, True)
+    """
+    if trump is None or card.rank is not Rank.JACK:
+        return None
+    if card.suit is trump:
+        return Bower.RIGHT
+    return Bower.LEFT if card.suit is trump.same_colour else None
+
+
 def effective_suit(card: Card, trump: Suit | None) -> Suit:
     """The suit a card belongs to in play: the left bower belongs to trump.
 
@@ -322,9 +353,5 @@ def card_name(card: Card, trump: Suit | None = None) -> str:
     'Jack of diamonds, left bower'
     """
     name = f"{card.rank.word.capitalize()} of {card.suit.plural}"
-    if trump is not None and card.rank is Rank.JACK:
-        if card.suit is trump:
-            name += ", right bower"
-        elif card.suit is trump.same_colour:
-            name += ", left bower"
-    return name
+    which = bower(card, trump)
+    return name if which is None else f"{name}, {which.word}"

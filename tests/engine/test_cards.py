@@ -6,12 +6,14 @@ import pytest
 
 from games.engine.cards import (
     ALL_CARDS,
+    Bower,
     Card,
     CardError,
     Rank,
     Seat,
     Suit,
     Team,
+    bower,
     card_name,
     effective_suit,
     format_card,
@@ -293,3 +295,13 @@ def _playing(trump: str, hands: dict[str, str]) -> HandState:
     state.apply(Call("name", parse_suit(trump)))
     assert state.current_seat is Seat.N
     return state
+
+
+def test_bower_names_the_two_trump_jacks_and_nothing_else() -> None:
+    for trump in Suit:
+        found = {card: bower(card, trump) for card in ALL_CARDS if bower(card, trump)}
+        assert found == {
+            Card(Rank.JACK, trump): Bower.RIGHT,
+            Card(Rank.JACK, trump.same_colour): Bower.LEFT,
+        }
+    assert all(bower(card, None) is None for card in ALL_CARDS)

@@ -5,7 +5,8 @@ Each ``<preset>.txt`` is one seeded hand: the game's dealer and cards come from
 pass half the time when passing is legal, else any legal action, each equally likely (so
 that auctions of eight passes, and so redeals, come up often enough to find). Every state
 is written out (the phase, whose turn, the hands, the upcard, the trick), then its legal
-actions, then the action taken; the last state is the result.
+actions (in the engine's notation and in the words of games/engine/words.py), then the
+action taken; the last state is the result.
 ``tests/engine/test_playthroughs.py`` compares the files by diff.
 
 After a deliberate change to the engine, write them again and read the diff::
@@ -20,6 +21,7 @@ import random
 from dataclasses import dataclass
 from pathlib import Path
 
+from games.engine import words
 from games.engine.actions import format_action
 from games.engine.cards import Card, Seat, Team
 from games.engine.game import Game
@@ -161,16 +163,24 @@ def render(preset: str, seed: int) -> str:
     ]
     for number, (state, (seat, action)) in enumerate(zip(states, last.history, strict=True)):
         out += [f"# State {number}", *describe(state)]
-        out.append(
-            "LegalActions() = [" + ", ".join(format_action(a) for a in state.legal_actions()) + "]"
-        )
-        out += ["", f'# Apply action "{format_action(action)}" ({seat.value})', ""]
+        legal = state.legal_actions()
+        out += [
+            "LegalActions() = [" + ", ".join(format_action(a) for a in legal) + "]",
+            "StringLegalActions() = ["
+            + ", ".join(f'"{words.action_label(a, state)}"' for a in legal)
+            + "]",
+            "",
+            f'# Apply action "{format_action(action)}" ({seat.value}): '
+            + words.describe(seat, action, state, discard_visible=True),
+            "",
+        ]
     result = last.result()
     assert result.points is not None
     out += [f"# State {len(states)}", *describe(last), "LegalActions() = []"]
     out += [
         f"Returns() = NS {result.points[Team.NS]}, EW {result.points[Team.EW]}",
         f"ScoringRow() = {result.row}",
+        f"Result() = {words.result_text(last)}",
     ]
     return "\n".join(out) + "\n"
 

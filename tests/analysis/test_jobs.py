@@ -19,9 +19,9 @@ from analysis.models import AnalysisJob, AnalysisResult, TransientJobError
 from analysis.solver.review import SOLVER_VERSION, ReviewParams
 from games.engine.record import RecordError
 from games.models import Hand
+from tests.conftest import Sent, played_record
 
-from .conftest import FakeReview, Sent
-from .hands import random_record
+from .conftest import FakeReview
 
 pytestmark = pytest.mark.django_db
 
@@ -29,7 +29,7 @@ Commit = Callable[..., Any]
 
 
 def make_hand(owner: User, seed: int = 1, **options: Any) -> Hand:
-    hand, created = Hand.objects.create_from_record(owner, random_record(seed), **options)
+    hand, created = Hand.objects.create_from_record(owner, played_record(seed), **options)
     assert created
     return hand
 
@@ -42,18 +42,18 @@ def job_of(hand: Hand) -> AnalysisJob:
 
 
 def test_a_new_hand_is_kept_canonical_and_its_analysis_is_queued_on_commit(
-    alice: User, sent: list[Sent], django_capture_on_commit_callbacks: Commit
+    owner: User, sent: list[Sent], django_capture_on_commit_callbacks: Commit
 ) -> None:
-    data = random_record(1)
+    data = played_record(1)
     data["play"] = " ".join(data["play"]).lower()  # read tolerantly, kept canonical
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        hand, created = Hand.objects.create_from_record(alice, data, title="Loner")
+        hand, created = Hand.objects.create_from_record(owner, data, title="Loner")
     assert sent == []  # nothing reaches the broker before the commit
     for callback in callbacks:
         callback()
     job = job_of(hand)
     assert created and hand.title == "Loner" and hand.rules_preset == "standard"
-    assert hand.record["play"] == random_record(1)["play"]
+    assert hand.record["play"] == played_record(1)["play"]
     assert len(hand.record_hash) == 64 and job.record_hash == hand.record_hash
     assert (job.status, job.queue, job.params) == (
         "queued",
@@ -66,40 +66,40 @@ def test_a_new_hand_is_kept_canonical_and_its_analysis_is_queued_on_commit(
 
 
 def test_a_whole_upload_is_analysed_on_the_bulk_queue(
-    alice: User, sent: list[Sent], django_capture_on_commit_callbacks: Commit
+    owner: User, sent: list[Sent], django_capture_on_commit_callbacks: Commit
 ) -> None:
     with django_capture_on_commit_callbacks(execute=True):
-        hand = make_hand(alice, queue="bulk")
+        hand = make_hand(owner, queue="bulk")
     assert sent == [Sent(job_of(hand).pk, "bulk")]
 
 
-def test_an_invalid_record_is_refused_with_the_field_at_fault(alice: User) -> None:
-    data = random_record(1)
+def test_an_invalid_record_is_refused_with_the_field_at_fault(owner: User) -> None:
+    data = played_record(1)
     data["play"][0] = "XX"
     with pytest.raises(RecordError, match=r"^play\[0\]"):
-        Hand.objects.create_from_record(alice, data)
+        Hand.objects.create_from_record(owner, data)
     assert not Hand.objects.exists() and not AnalysisJob.objects.exists()
 
 
-def test_the_same_hand_sent_twice_by_one_owner_is_kept_once(alice: User, bob: User) -> None:
-    first, _ = Hand.objects.create_from_record(alice, random_record(1))
-    again, created = Hand.objects.create_from_record(alice, random_record(1), title="Again")
+def test_the_same_hand_sent_twice_by_one_owner_is_kept_once(owner: User, stranger: User) -> None:
+    first, _ = Hand.objects.create_from_record(owner, played_record(1))
+    again, created = Hand.objects.create_from_record(owner, played_record(1), title="Again")
     assert again == first and not created
-    bobs, created = Hand.objects.create_from_record(bob, random_record(1))
+    bobs, created = Hand.objects.create_from_record(stranger, played_record(1))
     assert created and bobs != first
     assert AnalysisJob.objects.count() == 2
 
 
-def test_asking_again_with_the_same_parameters_reuses_the_job(alice: User) -> None:
-    hand = make_hand(alice)
+def test_asking_again_with_the_same_parameters_reuses_the_job(owner: User) -> None:
+    hand = make_hand(owner)
     job, created = AnalysisJob.objects.request(hand)
     assert job == job_of(hand) and not created
 
 
 def test_asking_interactively_for_a_job_waiting_on_bulk_moves_it_to_interactive(
-    alice: User, sent: list[Sent], django_capture_on_commit_callbacks: Commit
+    owner: User, sent: list[Sent], django_capture_on_commit_callbacks: Commit
 ) -> None:
-    hand = make_hand(alice, queue="bulk")
+    hand = make_hand(owner, queue="bulk")
     with django_capture_on_commit_callbacks(execute=True):
         job, _ = AnalysisJob.objects.request(hand, queue="interactive")
     assert job.queue == "interactive"
@@ -109,8 +109,8 @@ def test_asking_interactively_for_a_job_waiting_on_bulk_moves_it_to_interactive(
 # -- running a job -------------------------------------------------------------------------
 
 
-def test_running_a_job_claims_it_and_saves_the_review(alice: User, fake_review: FakeReview) -> None:
-    job = job_of(make_hand(alice))
+def test_running_a_job_claims_it_and_saves_the_review(owner: User, fake_review: FakeReview) -> None:
+    job = job_of(make_hand(owner))
     job.run("worker@one")
     job.refresh_from_db()
     assert (job.status, job.worker, job.attempts) == ("done", "worker@one", 1)
@@ -122,9 +122,9 @@ def test_running_a_job_claims_it_and_saves_the_review(alice: User, fake_review: 
 
 
 def test_a_finished_review_updates_the_hands_count_of_mistakes_at_once(
-    alice: User, fake_review: FakeReview, monkeypatch: pytest.MonkeyPatch
+    owner: User, fake_review: FakeReview, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    hand = make_hand(alice)
+    hand = make_hand(owner)
     marked = [{"class": "blunder"}, {"class": "inaccuracy"}, {"class": "mistake"}, {}]
     original = fake_review.__call__
 
@@ -139,8 +139,8 @@ def test_a_finished_review_updates_the_hands_count_of_mistakes_at_once(
     assert (hand.mistakes, hand.mistakes_job_id) == (2, job_of(hand).pk)
 
 
-def test_the_real_review_of_a_hand_has_one_entry_per_decision(alice: User) -> None:
-    hand = make_hand(alice)
+def test_the_real_review_of_a_hand_has_one_entry_per_decision(owner: User) -> None:
+    hand = make_hand(owner)
     job, _ = AnalysisJob.objects.request(hand, ReviewParams(samples=1))
     job.run("worker@one")
     job.refresh_from_db()
@@ -150,8 +150,8 @@ def test_the_real_review_of_a_hand_has_one_entry_per_decision(alice: User) -> No
     assert review["params"] == {"samples": 1, "seed": 0}
 
 
-def test_a_finished_job_is_not_run_again(alice: User, fake_review: FakeReview) -> None:
-    job = job_of(make_hand(alice))
+def test_a_finished_job_is_not_run_again(owner: User, fake_review: FakeReview) -> None:
+    job = job_of(make_hand(owner))
     job.run("worker@one")
     tasks.run_analysis_job.apply(args=[job.pk])
     job.run("worker@two")
@@ -161,9 +161,9 @@ def test_a_finished_job_is_not_run_again(alice: User, fake_review: FakeReview) -
 
 
 def test_a_job_running_on_another_worker_is_left_alone(
-    alice: User, fake_review: FakeReview
+    owner: User, fake_review: FakeReview
 ) -> None:
-    job = job_of(make_hand(alice))
+    job = job_of(make_hand(owner))
 
     def second_delivery(done: int, total: int) -> None:
         if done == 1:
@@ -176,8 +176,8 @@ def test_a_job_running_on_another_worker_is_left_alone(
     assert (job.status, job.worker, job.attempts) == ("done", "worker@one", 1)
 
 
-def test_progress_is_saved_as_the_review_goes(alice: User, fake_review: FakeReview) -> None:
-    job = job_of(make_hand(alice))
+def test_progress_is_saved_as_the_review_goes(owner: User, fake_review: FakeReview) -> None:
+    job = job_of(make_hand(owner))
     seen: list[tuple[str, int, int | None]] = []
 
     def look(done: int, total: int) -> None:
@@ -190,9 +190,9 @@ def test_progress_is_saved_as_the_review_goes(alice: User, fake_review: FakeRevi
 
 
 def test_saving_progress_renews_the_lease(
-    alice: User, fake_review: FakeReview, settings: Any
+    owner: User, fake_review: FakeReview, settings: Any
 ) -> None:
-    job = job_of(make_hand(alice))
+    job = job_of(make_hand(owner))
     deadlines = []
     fake_review.on_progress = lambda done, total: deadlines.append(
         AnalysisJob.objects.get(pk=job.pk).deadline
@@ -203,11 +203,11 @@ def test_saving_progress_renews_the_lease(
 
 @pytest.mark.django_db(transaction=True)
 def test_the_lease_is_renewed_while_one_decision_takes_long(
-    alice: User, fake_review: FakeReview, monkeypatch: pytest.MonkeyPatch, settings: Any
+    owner: User, fake_review: FakeReview, monkeypatch: pytest.MonkeyPatch, settings: Any
 ) -> None:
     settings.ANALYSIS_LEASE_SECONDS = 0.4  # renewed every 0.1 s
     monkeypatch.setattr(models, "PROGRESS_SAVE_SECONDS", 60)  # only the first save
-    job = job_of(make_hand(alice))
+    job = job_of(make_hand(owner))
     deadlines = []
 
     def slow_decision(done: int, total: int) -> None:
@@ -224,9 +224,9 @@ def test_the_lease_is_renewed_while_one_decision_takes_long(
 
 
 def test_a_worker_that_lost_its_claim_stops_and_writes_nothing(
-    alice: User, fake_review: FakeReview
+    owner: User, fake_review: FakeReview
 ) -> None:
-    job = job_of(make_hand(alice))
+    job = job_of(make_hand(owner))
 
     def taken_over(done: int, total: int) -> None:
         if done == 1 and fake_review.calls == 1:
@@ -243,9 +243,9 @@ def test_a_worker_that_lost_its_claim_stops_and_writes_nothing(
 
 
 def test_a_permanent_error_fails_the_job_with_its_message(
-    alice: User, fake_review: FakeReview
+    owner: User, fake_review: FakeReview
 ) -> None:
-    job = job_of(make_hand(alice))
+    job = job_of(make_hand(owner))
     fake_review.error = ValueError("no legal card for N")
     tasks.run_analysis_job.apply(args=[job.pk])
     job.refresh_from_db()
@@ -254,8 +254,8 @@ def test_a_permanent_error_fails_the_job_with_its_message(
     assert job.finished_at is not None and job.result is None
 
 
-def test_bad_parameters_fail_the_job_with_the_message(alice: User, fake_review: FakeReview) -> None:
-    job = job_of(make_hand(alice))
+def test_bad_parameters_fail_the_job_with_the_message(owner: User, fake_review: FakeReview) -> None:
+    job = job_of(make_hand(owner))
     AnalysisJob.objects.filter(pk=job.pk).update(params={"samples": 0})
     job.refresh_from_db()
     job.run("worker@one")
@@ -266,9 +266,9 @@ def test_bad_parameters_fail_the_job_with_the_message(alice: User, fake_review: 
 
 
 def test_a_transient_error_queues_the_job_again_for_a_retry(
-    alice: User, fake_review: FakeReview
+    owner: User, fake_review: FakeReview
 ) -> None:
-    job = job_of(make_hand(alice))
+    job = job_of(make_hand(owner))
     fake_review.error = OperationalError("database is locked")
     with pytest.raises(TransientJobError):
         job.run("worker@one")
@@ -279,9 +279,9 @@ def test_a_transient_error_queues_the_job_again_for_a_retry(
 
 
 def test_the_task_retries_a_transient_error_and_the_job_then_finishes(
-    alice: User, fake_review: FakeReview
+    owner: User, fake_review: FakeReview
 ) -> None:
-    job = job_of(make_hand(alice))
+    job = job_of(make_hand(owner))
     fake_review.error = OperationalError("database is locked")
     fake_review.failing_calls = 1
     tasks.run_analysis_job.apply(args=[job.pk])
@@ -290,9 +290,9 @@ def test_the_task_retries_a_transient_error_and_the_job_then_finishes(
 
 
 def test_a_transient_error_on_every_attempt_fails_the_job_in_the_end(
-    alice: User, fake_review: FakeReview, settings: Any
+    owner: User, fake_review: FakeReview, settings: Any
 ) -> None:
-    job = job_of(make_hand(alice))
+    job = job_of(make_hand(owner))
     fake_review.error = OperationalError("database is locked")
     tasks.run_analysis_job.apply(args=[job.pk])
     job.refresh_from_db()
@@ -302,9 +302,9 @@ def test_a_transient_error_on_every_attempt_fails_the_job_in_the_end(
 
 
 def test_a_worker_with_another_solver_version_leaves_the_job_to_another(
-    alice: User, fake_review: FakeReview, monkeypatch: pytest.MonkeyPatch
+    owner: User, fake_review: FakeReview, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    job = job_of(make_hand(alice))
+    job = job_of(make_hand(owner))
     monkeypatch.setattr(models, "SOLVER_VERSION", "0-old")
     with pytest.raises(TransientJobError):
         job.run("old-worker@one")
@@ -317,26 +317,26 @@ def test_a_worker_with_another_solver_version_leaves_the_job_to_another(
 
 
 def test_a_duplicate_request_reuses_the_cached_review_without_running_it(
-    alice: User,
-    bob: User,
+    owner: User,
+    stranger: User,
     fake_review: FakeReview,
     sent: list[Sent],
     django_capture_on_commit_callbacks: Commit,
 ) -> None:
-    job_of(make_hand(alice)).run("worker@one")
+    job_of(make_hand(owner)).run("worker@one")
     with django_capture_on_commit_callbacks(execute=True):
-        bobs = job_of(make_hand(bob))  # another owner, the same record
+        bobs = job_of(make_hand(stranger))  # another owner, the same record
     assert (bobs.status, bobs.from_cache) == ("done", True)
-    assert bobs.result == job_of(Hand.objects.get(owner=alice)).result
+    assert bobs.result == job_of(Hand.objects.get(owner=owner)).result
     assert (bobs.progress_done, bobs.progress_total) == (4, 4)
     assert fake_review.calls == 1 and sent == []  # no worker involved
 
 
 def test_identical_jobs_queued_meanwhile_are_answered_by_the_one_review(
-    alice: User, bob: User, fake_review: FakeReview
+    owner: User, stranger: User, fake_review: FakeReview
 ) -> None:
-    first = job_of(make_hand(alice))
-    second = job_of(make_hand(bob))
+    first = job_of(make_hand(owner))
+    second = job_of(make_hand(stranger))
     first.run("worker@one")
     second.refresh_from_db()
     assert (second.status, second.from_cache, second.result) == ("done", True, first.result)
@@ -345,10 +345,10 @@ def test_identical_jobs_queued_meanwhile_are_answered_by_the_one_review(
 
 
 def test_a_job_waits_for_an_identical_one_already_running(
-    alice: User, bob: User, fake_review: FakeReview
+    owner: User, stranger: User, fake_review: FakeReview
 ) -> None:
-    first = job_of(make_hand(alice))
-    second = job_of(make_hand(bob))
+    first = job_of(make_hand(owner))
+    second = job_of(make_hand(stranger))
 
     def meanwhile(done: int, total: int) -> None:
         if done == 1:
@@ -363,8 +363,8 @@ def test_a_job_waits_for_an_identical_one_already_running(
     assert fake_review.calls == 1
 
 
-def test_other_parameters_are_analysed_afresh(alice: User, fake_review: FakeReview) -> None:
-    hand = make_hand(alice)
+def test_other_parameters_are_analysed_afresh(owner: User, fake_review: FakeReview) -> None:
+    hand = make_hand(owner)
     job_of(hand).run("worker@one")
     job, created = AnalysisJob.objects.request(hand, ReviewParams(samples=500, seed=3))
     assert created and job.status == "queued"
@@ -373,13 +373,13 @@ def test_other_parameters_are_analysed_afresh(alice: User, fake_review: FakeRevi
 
 
 def test_a_new_solver_version_reanalyses_on_request(
-    alice: User,
+    owner: User,
     fake_review: FakeReview,
     monkeypatch: pytest.MonkeyPatch,
     sent: list[Sent],
     django_capture_on_commit_callbacks: Commit,
 ) -> None:
-    hand = make_hand(alice)
+    hand = make_hand(owner)
     old = job_of(hand)
     old.run("worker@one")
     monkeypatch.setattr(models, "SOLVER_VERSION", "99")
@@ -399,8 +399,8 @@ def test_a_new_solver_version_reanalyses_on_request(
     ]
 
 
-def test_a_failed_analysis_is_tried_again_on_request(alice: User, fake_review: FakeReview) -> None:
-    hand = make_hand(alice)
+def test_a_failed_analysis_is_tried_again_on_request(owner: User, fake_review: FakeReview) -> None:
+    hand = make_hand(owner)
     fake_review.error = ValueError("boom")
     job_of(hand).run("worker@one")
     fake_review.error = None

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from games.engine.record import RecordError, format_record, parse_record, parse_record_json
-from tests.records import SPEC_RECORD as SPEC_EXAMPLE
+from tests.conftest import SPEC_RECORD as SPEC_EXAMPLE
 
 from . import deals
 

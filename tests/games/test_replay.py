@@ -27,7 +27,7 @@ from games.replay import (
     solver_finish,
     with_solver_moves,
 )
-from tests.records import SPEC_RECORD
+from tests.conftest import SPEC_RECORD
 
 from .replay_hands import record, review
 

@@ -676,9 +676,9 @@ def build_page(
     # Marks on the cards and calls of the main line, for the lists and the table.
     marks: dict[tuple[Seat, Card], tuple[str, str]] = {}
     for i, (seat, action) in enumerate(replay.history):
-        decision = replay.decision(i)
-        if decision and decision.get("mark") and isinstance(action, Play):
-            marks[(seat, action.card)] = (decision["mark"], decision.get("class") or "")
+        reviewed = replay.decision(i)
+        if reviewed and reviewed.get("mark") and isinstance(action, Play):
+            marks[(seat, action.card)] = (reviewed["mark"], reviewed.get("class") or "")
 
     # The decision about to be taken, for the viewer's attention.
     decision = None

@@ -18,6 +18,7 @@ from django.template.loader import get_template
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts.http import HtmxRequest, SignedInRequest
 from analysis.models import AnalysisJob
 from analysis.solver.review import ReviewParams
 
@@ -73,7 +74,7 @@ def _share_export_template() -> str:
 
 
 @require_GET
-def hand_review(request: HttpRequest, pk: int) -> HttpResponse:
+def hand_review(request: HtmxRequest, pk: int) -> HttpResponse:
     """The replay page at one step (``?step=N``), from one seat (``seat``), with everything
     visible or only that seat's cards (``view``), on the main line or a what-if (``line``)."""
     access = hand_for_viewer(request, pk)
@@ -141,7 +142,7 @@ def hand_review(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_GET
-def hand_review_status(request: HttpRequest, pk: int) -> HttpResponse:
+def hand_review_status(request: HtmxRequest, pk: int) -> HttpResponse:
     """The analysis status fragment the page polls while the review is on its way. Once
     the review is done, an htmx request reloads the page to show it."""
     access = hand_for_viewer(request, pk)
@@ -181,7 +182,7 @@ def hand_reanalyse(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 @login_required
-def hand_comment_delete(request: HttpRequest, pk: int, comment_pk: int) -> HttpResponse:
+def hand_comment_delete(request: SignedInRequest, pk: int, comment_pk: int) -> HttpResponse:
     """Delete one of your own comments on the hand. With htmx the decision's comments come
     back in place; without, the page at that step."""
     access = _commenter(request, pk)
@@ -199,7 +200,7 @@ def hand_comment_delete(request: HttpRequest, pk: int, comment_pk: int) -> HttpR
 
 @require_POST
 @login_required
-def hand_comment_edit(request: HttpRequest, pk: int, comment_pk: int) -> HttpResponse:
+def hand_comment_edit(request: SignedInRequest, pk: int, comment_pk: int) -> HttpResponse:
     """Change the text of one of your own comments on the hand. With htmx the decision's
     comments come back in place (a refused text with its message, beside the comment);
     without, the page at that step."""
@@ -272,7 +273,7 @@ def _comments_context(
 
 @require_POST
 @login_required
-def hand_comment(request: HttpRequest, pk: int) -> HttpResponse:
+def hand_comment(request: SignedInRequest, pk: int) -> HttpResponse:
     """Post a comment on one decision of the hand: its owner or one of their teachers. With
     htmx the decision's comments come back in place; without, the page at that step."""
     access = _commenter(request, pk)
@@ -293,8 +294,8 @@ def hand_comment(request: HttpRequest, pk: int) -> HttpResponse:
     if not request.htmx:
         if form.errors:
             for errors in form.errors.values():
-                for error in errors:
-                    messages.error(request, f"Your comment was not posted: {error}")
+                for problem in errors:
+                    messages.error(request, f"Your comment was not posted: {problem}")
         else:
             messages.success(request, "Comment posted.")
         if 0 <= step_number < steps:

@@ -275,8 +275,8 @@ def build_table(game: GamePlay, live: Live) -> Table:
     legal_texts = {format_action(a) for a in legal}
     hand_cards: list[CardView] = []
     for card in sort_hand(state.hands[HUMAN], trump):
-        action = f"discard {card}" if state.phase is Phase.DISCARD else f"play {card}"
-        hand_cards.append(card_view(card, trump, action, action in legal_texts))
+        text = f"discard {card}" if state.phase is Phase.DISCARD else f"play {card}"
+        hand_cards.append(card_view(card, trump, text, text in legal_texts))
 
     automatic = game.automatic_action(live) is not None
     controls: list[Control] = []
@@ -341,6 +341,7 @@ def build_table(game: GamePlay, live: Live) -> Table:
                 )
             )
 
+    focusable: list[Control | CardView] = [*controls, *hand_cards]
     return Table(
         seats=seats,
         hand=hand_cards,
@@ -356,7 +357,7 @@ def build_table(game: GamePlay, live: Live) -> Table:
         news=news,
         automatic=automatic,
         cards_are_buttons=choosing and state.phase in (Phase.DISCARD, Phase.PLAY),
-        focus=next((c.action for c in [*controls, *hand_cards] if getattr(c, "enabled", True)), ""),
+        focus=next((c.action for c in focusable if getattr(c, "enabled", True)), ""),
         # A finished trick stays on the table a little longer, to be seen.
         automatic_pause_ms=1600 if winner is not None else 900,
         hand_over=state.is_terminal,

@@ -222,8 +222,8 @@ def _parse_egn(text: str) -> ParsedUpload:
     try:
         match = read_egn(text)
     except EgnError as error:
-        problem = UploadError("", "", f"not a readable EGN file: {error}")
-        return ParsedUpload("egn", problems=(problem,))
+        unreadable = UploadError("", "", f"not a readable EGN file: {error}")
+        return ParsedUpload("egn", problems=(unreadable,))
     hands = []
     for i, deal in enumerate(match.deals):
         label = f"Deal {deal.number}"

@@ -12,6 +12,7 @@ from django.utils.http import content_disposition_header
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_POST
 
+from accounts.http import HtmxRequest, SignedInRequest
 from analysis.models import AnalysisJob
 from analysis.solver.review import ReviewParams
 
@@ -30,7 +31,7 @@ HANDS_PER_PAGE = 25
 
 
 @login_required
-def my_hands(request: HttpRequest) -> HttpResponse:
+def my_hands(request: SignedInRequest) -> HttpResponse:
     """The player's hands: filters in the query string, newest first, each review live."""
     form = HandFilterForm(request.GET or None)
     mine = Hand.objects.owned_by(request.user)
@@ -76,7 +77,7 @@ def hand_status(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 @login_required
-def hand_retry_analysis(request: HttpRequest, pk: int) -> HttpResponse:
+def hand_retry_analysis(request: SignedInRequest, pk: int) -> HttpResponse:
     """Ask again for the review of a hand whose review failed."""
     hand = _get_own_hand(request, pk)
     job = latest_jobs([hand.pk]).get(hand.pk)
@@ -114,7 +115,7 @@ class UploadLimitHandler(FileUploadHandler):
 
 @login_required
 @csrf_exempt  # checked by _upload, once the limit is in place (the body is read then)
-def upload(request: HttpRequest) -> HttpResponse:
+def upload(request: SignedInRequest) -> HttpResponse:
     """Upload hands, pasted or in a file: all of them are stored, or none."""
     limit = UploadLimitHandler(request)
     request.upload_handlers.insert(0, limit)
@@ -122,7 +123,7 @@ def upload(request: HttpRequest) -> HttpResponse:
 
 
 @csrf_protect
-def _upload(request: HttpRequest, limit: UploadLimitHandler) -> HttpResponse:
+def _upload(request: SignedInRequest, limit: UploadLimitHandler) -> HttpResponse:
     if request.method != "POST":
         return render(request, "games/upload.html", _upload_context(UploadForm()))
     if _content_length(request) > MAX_UPLOAD_BYTES + UPLOAD_FORM_OVERHEAD:
@@ -196,7 +197,7 @@ def hand_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
 
 
 @login_required
-def match_export(request: HttpRequest, pk: int) -> HttpResponse:
+def match_export(request: SignedInRequest, pk: int) -> HttpResponse:
     """A whole uploaded match as one EGN file, with the reviews' marks."""
     match = get_object_or_404(Match.objects.filter(owner=request.user), pk=pk)
     try:
@@ -213,7 +214,7 @@ def _download(export: Export) -> HttpResponse:
     return response
 
 
-def _share_response(request: HttpRequest, hand: Hand) -> HttpResponse:
+def _share_response(request: HtmxRequest, hand: Hand) -> HttpResponse:
     if request.htmx:
         access = HandAccess(hand, True, None)
         return render(request, "games/review/_share_export.html", {"access": access, "hand": hand})
@@ -222,7 +223,7 @@ def _share_response(request: HttpRequest, hand: Hand) -> HttpResponse:
 
 @require_POST
 @login_required
-def hand_share(request: HttpRequest, pk: int) -> HttpResponse:
+def hand_share(request: SignedInRequest, pk: int) -> HttpResponse:
     """Give one of my hands a read-only link."""
     hand = _get_own_hand(request, pk)
     hand.share()
@@ -233,7 +234,7 @@ def hand_share(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 @login_required
-def hand_unshare(request: HttpRequest, pk: int) -> HttpResponse:
+def hand_unshare(request: SignedInRequest, pk: int) -> HttpResponse:
     """Revoke a hand's read-only link: every copy of it stops working."""
     hand = _get_own_hand(request, pk)
     hand.unshare()
@@ -242,11 +243,13 @@ def hand_unshare(request: HttpRequest, pk: int) -> HttpResponse:
     return _share_response(request, hand)
 
 
-def _get_game_for_user(request: HttpRequest, pk: int) -> GamePlay:
+def _get_game_for_user(request: SignedInRequest, pk: int) -> GamePlay:
     return get_object_or_404(GamePlay.objects.owned_by(request.user), pk=pk)
 
 
-def _render_play(request: HttpRequest, form: StartGameForm, assignment: Any = None) -> HttpResponse:
+def _render_play(
+    request: SignedInRequest, form: StartGameForm, assignment: Any = None
+) -> HttpResponse:
     games = GamePlay.objects.owned_by(request.user)
     return render(
         request,
@@ -261,7 +264,7 @@ def _render_play(request: HttpRequest, form: StartGameForm, assignment: Any = No
 
 
 @login_required
-def play(request: HttpRequest) -> HttpResponse:
+def play(request: SignedInRequest) -> HttpResponse:
     """The Play page. A link may pre-fill the form (``?preset=canadian-loner&target=10``),
     as an assignment's game does (``&assignment=<id>``, to show what the game is for)."""
     form, problems = StartGameForm.from_link(request.GET)
@@ -270,7 +273,7 @@ def play(request: HttpRequest) -> HttpResponse:
     return _render_play(request, form, _assignment_from_link(request))
 
 
-def _assignment_from_link(request: HttpRequest) -> Any:
+def _assignment_from_link(request: SignedInRequest) -> Any:
     """The student's assignment a link names, or ``None`` (an unknown or foreign one is
     ignored, with a message)."""
     from classes.models import Assignment
@@ -293,7 +296,7 @@ def _assignment_from_link(request: HttpRequest) -> Any:
 
 @require_POST
 @login_required
-def start_game(request: HttpRequest) -> HttpResponse:
+def start_game(request: SignedInRequest) -> HttpResponse:
     form = StartGameForm(request.POST)
     if not form.is_valid():
         return _render_play(request, form)
@@ -312,7 +315,7 @@ def _table_context(game: GamePlay, live: Live, error: str = "") -> dict[str, obj
 
 
 @login_required
-def game(request: HttpRequest, pk: int) -> HttpResponse:
+def game(request: SignedInRequest, pk: int) -> HttpResponse:
     game = _get_game_for_user(request, pk)
     return render(request, "games/game.html", _table_context(game, game.rebuild()))
 
@@ -330,7 +333,7 @@ def _position(request: HttpRequest) -> dict[str, int | None]:
 
 
 def _respond(
-    request: HttpRequest, game: GamePlay, live: Live | None, error: str = ""
+    request: HtmxRequest, game: GamePlay, live: Live | None, error: str = ""
 ) -> HttpResponse:
     if not request.htmx:
         if error:
@@ -345,7 +348,7 @@ def _respond(
 
 @require_POST
 @login_required
-def game_act(request: HttpRequest, pk: int) -> HttpResponse:
+def game_act(request: SignedInRequest, pk: int) -> HttpResponse:
     game = _get_game_for_user(request, pk)
     try:
         live = game.act(request.POST.get("action", ""), **_position(request))
@@ -357,7 +360,7 @@ def game_act(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 @login_required
-def game_advance(request: HttpRequest, pk: int) -> HttpResponse:
+def game_advance(request: SignedInRequest, pk: int) -> HttpResponse:
     game = _get_game_for_user(request, pk)
     try:
         live = game.advance(**_position(request))
@@ -368,7 +371,7 @@ def game_advance(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 @login_required
-def game_hint(request: HttpRequest, pk: int) -> HttpResponse:
+def game_hint(request: SignedInRequest, pk: int) -> HttpResponse:
     """The Hard player's advice for the player's decision, with its reason."""
     game = _get_game_for_user(request, pk)
     try:
@@ -387,7 +390,7 @@ def game_hint(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 @login_required
-def game_next_hand(request: HttpRequest, pk: int) -> HttpResponse:
+def game_next_hand(request: SignedInRequest, pk: int) -> HttpResponse:
     game = _get_game_for_user(request, pk)
     try:
         live = game.next_hand(hand_number=_position(request)["hand_number"])

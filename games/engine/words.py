@@ -48,6 +48,7 @@ from .scoring import HandResult
 __all__ = [
     "NUMBERS",
     "action_label",
+    "action_words",
     "and_list",
     "are_trump",
     "auction_story",
@@ -428,6 +429,20 @@ def label_text(label: str, *, spell_no_trump: bool = False) -> str:
     """
     text = label.replace("_", " ")
     return text.replace(" NT", " no-trump") if spell_no_trump else text
+
+
+def action_words(action: Action) -> str:
+    """An option as a computer player's reason weighs it: ``playing the J♥``,
+    ``discarding the 9♣``, or the call's label as text (``order up alone``, ``name H``).
+
+    >>> from games.engine.cards import parse_card
+    >>> action_words(Play(parse_card("JH"))), action_words(Call("order_up", alone=True))
+    ('playing the J♥', 'order up alone')
+    """
+    if isinstance(action, Play | Discard) and action.card is not None:
+        verb = "playing" if isinstance(action, Play) else "discarding"
+        return f"{verb} {the_short(action.card)}"
+    return label_text(call_label(action))
 
 
 def call_imperative(label: str) -> str:

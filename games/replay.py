@@ -46,9 +46,9 @@ from games.engine.hand import (
     Play,
 )
 from games.engine.record import HandRecord, parse_record
-from games.engine.words import call_label
+from games.engine.words import call_label, card_text, strain_text
 
-from .table import card_text, sort_hand, strain_text
+from .table import sort_hand
 
 VIEWS = ("all", "seat")
 """``all``: every card visible; ``seat``: only what the point-of-view seat saw."""

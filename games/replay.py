@@ -33,7 +33,7 @@ from analysis.solver.hindsight import (
 )
 from analysis.solver.review import standard_policy
 from games.engine.actions import ActionError, format_action, parse_action
-from games.engine.cards import ALL_CARDS, Card, Seat, Suit, Team, card_name, parse_seat
+from games.engine.cards import ALL_CARDS, Card, Seat, Suit, Team, parse_seat
 from games.engine.hand import (
     NT,
     Action,
@@ -46,7 +46,7 @@ from games.engine.hand import (
     Play,
 )
 from games.engine.record import HandRecord, parse_record
-from games.engine.words import call_label, card_text, strain_text
+from games.engine.words import call_label, card_name, card_text, strain_text
 
 from .table import sort_hand
 

@@ -12,8 +12,9 @@ import random
 from dataclasses import replace
 from typing import Any
 
-from games.engine.cards import ALL_CARDS, Rank, Seat, card_name, parse_card
+from games.engine.cards import ALL_CARDS, Rank, Seat, parse_card
 from games.engine.rules import PRESETS, FarmersHand, Rules, format_rules
+from games.engine.words import card_name
 
 from ..content import NONE, answer_for, choices_for, explain
 from .question import Draft, Grading

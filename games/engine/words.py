@@ -77,6 +77,7 @@ __all__ = [
     "team_word",
     "the",
     "the_bower_or_card",
+    "the_cards",
     "the_short",
     "the_with_role",
     "trick_text",
@@ -197,6 +198,16 @@ def the(card: Card, trump: Suit | None = None) -> str:
     """
     name = card_name(card, trump)
     return "the " + name[0].lower() + name[1:]
+
+
+def the_cards(cards: Sequence[Card]) -> str:
+    """Cards by name, joined as a sentence lists them.
+
+    >>> from games.engine.cards import parse_card
+    >>> the_cards([parse_card("9C"), parse_card("AH")])
+    'the nine of clubs and the ace of hearts'
+    """
+    return and_list([the(card) for card in cards])
 
 
 def the_with_role(card: Card, trump: Suit | None) -> str:

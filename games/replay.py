@@ -31,9 +31,9 @@ from analysis.solver.hindsight import (
     position_of,
     revealed_state,
 )
-from analysis.solver.review import call_label, standard_policy
+from analysis.solver.review import standard_policy
 from games.engine.actions import ActionError, format_action, parse_action
-from games.engine.cards import ALL_CARDS, Card, Seat, Suit, Team, card_name, parse_seat
+from games.engine.cards import ALL_CARDS, Card, Seat, Suit, Team, parse_seat
 from games.engine.hand import (
     NT,
     Action,
@@ -46,8 +46,9 @@ from games.engine.hand import (
     Play,
 )
 from games.engine.record import HandRecord, parse_record
+from games.engine.words import call_label, card_name, card_text, strain_text
 
-from .table import card_text, sort_hand, strain_text
+from .table import sort_hand
 
 VIEWS = ("all", "seat")
 """``all``: every card visible; ``seat``: only what the point-of-view seat saw."""

@@ -7,7 +7,8 @@ from typing import Any
 
 from analysis.solver.hindsight import DealError, dd_table
 from games.engine.record import HandRecord
-from games.management.commands._records import RecordCommand
+
+from ._records import RecordCommand
 
 
 class Command(RecordCommand):

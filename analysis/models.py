@@ -25,8 +25,9 @@ from django.db import (
 from django.db.models import F
 from django.utils import timezone
 
+from analysis.solver.hindsight import DoubleDummy, double_dummy
 from analysis.solver.review import SOLVER_VERSION, Review, ReviewParams, review_hand
-from games.engine.record import RecordError, parse_record
+from games.engine.record import HandRecord, RecordError, parse_record
 
 from .signals import review_finished
 
@@ -115,7 +116,8 @@ PROGRESS_SAVE_SECONDS = 0.25
 
 
 class AnalysisResult(models.Model):
-    """A finished review of a record with given parameters and solver version."""
+    """A finished review of a record with given parameters and solver version, and the
+    deal's double-dummy table worked out with it."""
 
     record_hash = models.CharField(
         max_length=64, help_text="The SHA-256 of the canonical record (Hand.record_hash)."
@@ -125,6 +127,12 @@ class AnalysisResult(models.Model):
     )
     solver_version = models.CharField(max_length=20)
     review = models.JSONField(help_text="The review's JSON (analysis.solver.review.Review).")
+    dd_table = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="The deal's double-dummy table (analysis.solver.hindsight.DoubleDummy: "
+        "the table, or {'error': why not}); null until worked out.",
+    )
     seconds = models.FloatField(help_text="How long the review took.")
     created = models.DateTimeField(auto_now_add=True)
 
@@ -142,6 +150,18 @@ class AnalysisResult(models.Model):
     def as_review(self) -> Review:
         """The stored review as a value."""
         return Review.from_json(self.review)
+
+    def fill_dd_table(self, record: HandRecord) -> None:
+        """Work out and store the double-dummy table of `record` (this result's) unless it
+        is stored already."""
+        table = double_dummy(record).to_json()
+        if AnalysisResult.objects.filter(pk=self.pk, dd_table__isnull=True).update(dd_table=table):
+            self.dd_table = table
+
+    def double_dummy(self) -> DoubleDummy | None:
+        """The deal's double-dummy table (or why it has none); ``None`` while not worked
+        out yet (a review stored before the tables were, until a worker fills it in)."""
+        return None if self.dd_table is None else DoubleDummy.from_json(self.dd_table)
 
 
 @dataclass
@@ -471,6 +491,8 @@ class AnalysisJob(models.Model):
     def _review(self, attempt: int) -> None:
         cached = self.cached_result()
         if cached is not None:
+            if cached.dd_table is None:  # a result stored before the tables were
+                cached.fill_dd_table(parse_record(self.record))
             self._finish(attempt, cached, from_cache=True)
             return
         if self.solver_version != SOLVER_VERSION:
@@ -484,11 +506,13 @@ class AnalysisJob(models.Model):
         with self._heartbeat(attempt):
             review = review_hand(record, params, self._progress_saver(attempt))
             seconds = time.monotonic() - started
+            # The replay page shows the deal's table: worked out here, never on the page.
+            table = double_dummy(record)
         result, created = AnalysisResult.objects.get_or_create(
             record_hash=self.record_hash,
             params_key=self.params_key,
             solver_version=self.solver_version,
-            defaults={"review": review.to_json(), "seconds": seconds},
+            defaults={"review": review.to_json(), "dd_table": table.to_json(), "seconds": seconds},
         )
         self._finish(attempt, result, from_cache=not created)
 

@@ -17,9 +17,10 @@ from django.db import IntegrityError, OperationalError
 from accounts.models import User
 from analysis import models, tasks
 from analysis.models import AnalysisJob, AnalysisResult, TransientJobError
+from analysis.solver.hindsight import dd_table, double_dummy
 from analysis.solver.judgement import BLUNDER, INACCURACY, MISTAKE
 from analysis.solver.review import SOLVER_VERSION, Review, ReviewParams
-from games.engine.record import RecordError
+from games.engine.record import RecordError, parse_record
 from games.models import Hand
 
 from .conftest import FakeReview, Sent
@@ -159,6 +160,10 @@ def test_the_real_review_of_a_hand_has_one_entry_per_decision(alice: User) -> No
     assert len(review.decisions) == job.progress_total == job.progress_done > 0
     assert review.params == ReviewParams(samples=1, seed=0)
     assert Review.from_json(job.result.review).to_json() == job.result.review
+    # The deal's double-dummy table is worked out with the review, not on a page.
+    table = job.result.double_dummy()
+    assert table is not None and table.error == ""
+    assert table.table == dd_table(parse_record(hand.record))
 
 
 def test_a_finished_job_is_not_run_again(alice: User, fake_review: FakeReview) -> None:
@@ -342,6 +347,20 @@ def test_a_new_job_whose_review_is_stored_is_answered_without_a_worker(
     assert created and (job.status, job.from_cache, job.result) == ("done", True, result)
     assert (job.progress_done, job.progress_total) == (4, 4)
     assert fake_review.calls == 1 and sent == []  # no worker involved
+
+
+def test_a_job_answered_by_a_review_stored_without_its_table_fills_the_table_in(
+    alice: User, fake_review: FakeReview
+) -> None:
+    hand = make_hand(alice)
+    job_of(hand).run("worker@one")
+    result = job_of(hand).result
+    AnalysisResult.objects.filter(pk=result.pk).update(dd_table=None)  # stored before tables
+    AnalysisJob.objects.filter(pk=job_of(hand).pk).update(status="queued")
+    job_of(hand).run("worker@two")
+    result.refresh_from_db()
+    assert job_of(hand).from_cache and fake_review.calls == 1
+    assert result.double_dummy() == double_dummy(parse_record(hand.record))
 
 
 def test_identical_hands_of_two_owners_are_answered_by_the_one_review(

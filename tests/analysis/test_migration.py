@@ -1,5 +1,5 @@
-"""Migrations 0003-0005 turn the jobs of hands into the jobs of records, keeping every
-review."""
+"""Migrations 0003-0007 turn the jobs of hands into the jobs of records, keeping every
+review, and store the double-dummy table of every review already made."""
 
 from __future__ import annotations
 
@@ -12,13 +12,14 @@ from django.utils import timezone
 
 from accounts.models import User
 from analysis.models import AnalysisJob, params_key
+from analysis.solver.hindsight import dd_table
 from analysis.solver.review import SOLVER_VERSION, Review, ReviewParams, review_hand
 from games.engine.record import format_record, parse_record
 from games.models import Hand, record_hash
 from tests.records import MARCH, SPEC_RECORD
 
 BEFORE = [("analysis", "0002_analysisresult_analysisjob"), ("games", "0009_handcomment_edited")]
-AFTER = [("analysis", "0005_analysisjob_once_per_key")]
+AFTER = [("analysis", "0007_fill_dd_tables")]
 
 
 @pytest.mark.django_db(transaction=True)
@@ -77,7 +78,10 @@ def test_the_jobs_of_identical_hands_become_one_and_every_review_stays() -> None
     assert Hand.objects.get(pk=alices.pk).mistakes_job_id == kept.pk  # was a merged job
     for pk in (alices.pk, bobs.pk):
         assert Hand.objects.get(pk=pk).review() == Review.from_json(review)
-    assert kept.result.review == review
+    stored = kept.result
+    assert stored.review == review
+    table = stored.double_dummy()
+    assert table is not None and table.table == dd_table(parse_record(march))
 
     executor.loader.build_graph()
     executor.migrate(executor.loader.graph.leaf_nodes())

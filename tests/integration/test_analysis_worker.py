@@ -40,6 +40,7 @@ def test_a_real_worker_analyses_new_hands_from_both_queues(worker: Worker) -> No
         assert (job.progress_done, job.progress_total, job.attempts) == (decisions, decisions, 1)
         review = job.result.as_review()
         assert len(review.decisions) == decisions and review.params == ReviewParams()
+        assert job.result.double_dummy() is not None
         assert not job.from_cache
     assert [job.queue for job in AnalysisJob.objects.order_by("pk")] == ["interactive", "bulk"]
 

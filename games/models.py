@@ -10,10 +10,11 @@ from django.conf import settings
 from django.db import IntegrityError, models, transaction
 
 from games.bots import BOTS, observe
-from games.engine.actions import ActionError, format_action, parse_action
+from games.engine.actions import format_action, parse_action
 from games.engine.cards import Seat, Team, parse_seat
+from games.engine.errors import ActionError, IllegalActionError
 from games.engine.game import Game
-from games.engine.hand import Action, Discard, HandState, IllegalAction, Phase, Play
+from games.engine.hand import Action, Discard, HandState, Phase, Play
 from games.engine.record import HandRecord, format_record, parse_record, record_from_state
 from games.engine.rules import Rules, format_rules, parse_rules
 
@@ -538,7 +539,7 @@ class GamePlay(models.Model):
             if action not in live.hand.legal_actions():
                 try:
                     live.hand.apply(action)  # for the engine's reason
-                except IllegalAction as error:
+                except IllegalActionError as error:
                     raise GameError(f"You cannot do that: {error}.") from None
                 raise GameError("You cannot do that now.")
             row._take(live, action)

@@ -32,8 +32,9 @@ from analysis.solver.hindsight import (
     revealed_state,
 )
 from analysis.solver.review import call_label, standard_policy
-from games.engine.actions import ActionError, format_action, parse_action
+from games.engine.actions import format_action, parse_action
 from games.engine.cards import ALL_CARDS, Card, Seat, Suit, Team, card_name, parse_seat
+from games.engine.errors import ActionError, IllegalActionError
 from games.engine.hand import (
     NT,
     Action,
@@ -41,7 +42,6 @@ from games.engine.hand import (
     FarmerRedeal,
     FarmerSwap,
     HandState,
-    IllegalAction,
     Phase,
     Play,
 )
@@ -531,7 +531,7 @@ class Replay:
                 trial = state.copy()
                 try:
                     trial.apply(action)
-                except IllegalAction as error:
+                except IllegalActionError as error:
                     reason = str(error)
                 else:
                     reason = f"it is not one of {seat.word}'s choices here"

@@ -21,8 +21,9 @@ from analysis.solver.foresight import (
 from analysis.solver.hindsight import Unknown
 from analysis.solver.review import call_label, standard_policy
 from games.engine.cards import UNKNOWN, Card, Seat
+from games.engine.errors import RecordError
 from games.engine.hand import Action, Discard, HandState, Phase, Play
-from games.engine.record import RecordError, parse_record
+from games.engine.record import parse_record
 from games.engine.rules import format_rules
 from games.strategy import policy
 from games.strategy.observation import Observation

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from .cards import ALL_CARDS, Card, Rank, Seat, Suit, Team, effective_suit, power
+from .errors import IllegalActionError
 from .rules import Rules
 from .scoring import HandResult, score_hand
 
@@ -31,7 +32,6 @@ __all__ = [
     "FarmerRedeal",
     "FarmerSwap",
     "HandState",
-    "IllegalAction",
     "Phase",
     "Play",
     "Strain",
@@ -40,10 +40,6 @@ __all__ = [
 NT: Literal["NT"] = "NT"
 Strain = Suit | Literal["NT"]
 CallKind = Literal["pass", "order_up", "name", "defend_alone"]
-
-
-class IllegalAction(ValueError):
-    """An action the rules do not allow here; the message says why."""
 
 
 class Phase(enum.Enum):
@@ -320,9 +316,9 @@ class HandState:
     # -- actions ---------------------------------------------------------------------------
 
     def apply(self, action: Action) -> None:
-        """Carry out ``action`` for the current seat, or raise :class:`IllegalAction`."""
+        """Carry out ``action`` for the current seat, or raise :class:`IllegalActionError`."""
         if self.phase is Phase.DONE or self.current_seat is None:
-            raise IllegalAction("the hand is over")
+            raise IllegalActionError("the hand is over")
         seat = self.current_seat
         phase = self.phase
         self._dispatch(seat, action)
@@ -334,19 +330,19 @@ class HandState:
             self._apply_farmer(seat, action)
         elif self.phase is Phase.AUCTION:
             if not isinstance(action, Call):
-                raise IllegalAction(f"it is {seat}'s turn to bid")
+                raise IllegalActionError(f"it is {seat}'s turn to bid")
             self._apply_call(seat, action)
         elif self.phase is Phase.DEFEND:
             if not isinstance(action, Call) or action.kind not in ("pass", "defend_alone"):
-                raise IllegalAction(f"{seat} may defend alone or pass")
+                raise IllegalActionError(f"{seat} may defend alone or pass")
             self._apply_defend(seat, action)
         elif self.phase is Phase.DISCARD:
             if not isinstance(action, Discard):
-                raise IllegalAction(f"the dealer ({seat}) must discard")
+                raise IllegalActionError(f"the dealer ({seat}) must discard")
             self._apply_discard(seat, action)
         else:
             if not isinstance(action, Play):
-                raise IllegalAction(f"it is {seat}'s turn to play a card")
+                raise IllegalActionError(f"it is {seat}'s turn to play a card")
             self._apply_play(seat, action.card)
 
     def _apply_farmer(self, seat: Seat, action: Action) -> None:
@@ -354,7 +350,7 @@ class HandState:
             self._after_farmer()
             return
         if action not in self._farmer_options(seat):
-            raise IllegalAction(f"{seat} cannot declare a farmer's hand with {action}")
+            raise IllegalActionError(f"{seat} cannot declare a farmer's hand with {action}")
         self.farmer_seat = seat
         if isinstance(action, FarmerRedeal):
             self.farmer = action
@@ -379,36 +375,38 @@ class HandState:
     def _check_call(self, seat: Seat, call: Call) -> None:
         if call.kind == "pass":
             if self.stuck:
-                raise IllegalAction("the dealer is stuck and must name a suit (stick the dealer)")
+                raise IllegalActionError(
+                    "the dealer is stuck and must name a suit (stick the dealer)"
+                )
             return
         if call.kind == "defend_alone":
-            raise IllegalAction("defending alone is declared only after trump is made")
+            raise IllegalActionError("defending alone is declared only after trump is made")
         if self.round == 1:
             if call.kind != "order_up":
-                raise IllegalAction(
+                raise IllegalActionError(
                     f"a suit is named only in the second round; in the first round {seat} "
                     f"may order up {self.upcard.suit.plural} or pass"
                 )
             if call.suit is not None and call.suit != self.upcard.suit:
-                raise IllegalAction(
+                raise IllegalActionError(
                     f"ordering up makes the upcard's suit ({self.upcard.suit.plural}) trump, "
                     f"not {_word(call.suit)}"
                 )
             if self.rules.canadian_loner and seat is self.dealer.partner and not call.alone:
-                raise IllegalAction(
+                raise IllegalActionError(
                     "the dealer's partner may order up only by going alone (Canadian loner)"
                 )
             return
         if call.kind != "name":
-            raise IllegalAction(
+            raise IllegalActionError(
                 "the upcard was turned down: in the second round a suit is named, not ordered up"
             )
         if call.suit is None:
-            raise IllegalAction("a named call must give its suit")
+            raise IllegalActionError("a named call must give its suit")
         if call.suit == NT and not self.rules.no_trump:
-            raise IllegalAction("no-trump is not allowed by these rules")
+            raise IllegalActionError("no-trump is not allowed by these rules")
         if call.suit == self.upcard.suit:
-            raise IllegalAction(
+            raise IllegalActionError(
                 f"{self.upcard.suit.plural} was turned down and cannot be named this hand"
             )
 
@@ -462,7 +460,7 @@ class HandState:
             hand.remove(card)
             return
         if card in self.known or None not in hand:
-            raise IllegalAction(f"{seat} does not hold {card}" + self._where(card, verb))
+            raise IllegalActionError(f"{seat} does not hold {card}" + self._where(card, verb))
         hand.remove(None)
         self.known.add(card)
 
@@ -483,7 +481,7 @@ class HandState:
     def _apply_discard(self, seat: Seat, action: Discard) -> None:
         if action.card is None:
             if None not in self.hands[seat]:
-                raise IllegalAction(
+                raise IllegalActionError(
                     "the discard is unknown, but every card of the dealer's hand is known"
                 )
             self.hands[seat].remove(None)
@@ -514,7 +512,7 @@ class HandState:
             ]
             if led_cards:
                 held = " ".join(str(c) for c in led_cards)
-                raise IllegalAction(
+                raise IllegalActionError(
                     f"{seat} must follow {trick.led.plural} (holds {held}) but played {card}"
                 )
             if None in self.hands[seat]:
@@ -523,7 +521,7 @@ class HandState:
                     f"{trick.led.plural} is not known"
                 )
         if card not in self.hands[seat] and suit in self.shown_out[seat]:
-            raise IllegalAction(
+            raise IllegalActionError(
                 f"{seat} plays {card} but showed out of {suit.plural} earlier (a renege)"
             )
         self._take(seat, card, "play")

@@ -22,7 +22,6 @@ from .cards import (
     ALL_CARDS,
     UNKNOWN,
     Card,
-    CardError,
     Seat,
     format_card,
     parse_card,
@@ -31,6 +30,7 @@ from .cards import (
     parse_suit,
     sort_cards,
 )
+from .errors import CardError, IllegalActionError, RecordError, RuleError
 from .hand import (
     NT,
     Call,
@@ -39,20 +39,19 @@ from .hand import (
     FarmerRedeal,
     FarmerSwap,
     HandState,
-    IllegalAction,
     Phase,
     Play,
     Strain,
 )
-from .rules import RuleError, Rules, format_rules, parse_rules
+from .rules import Rules, format_rules, parse_rules
 
 __all__ = [
     "FORMAT",
     "HandRecord",
-    "RecordError",
     "format_record",
     "parse_record",
     "parse_record_json",
+    "played_at",
     "record_from_state",
 ]
 
@@ -88,15 +87,6 @@ _CALL_NAMES: dict[str, CallKind] = {
 }
 
 
-class RecordError(ValueError):
-    """An invalid record. The message starts with the field it concerns."""
-
-    def __init__(self, field: str, problem: str) -> None:
-        self.field = field
-        self.problem = problem
-        super().__init__(f"{field}: {problem}" if field else problem)
-
-
 @dataclass(frozen=True)
 class FarmerDeclaration:
     seat: Seat
@@ -130,7 +120,7 @@ def _parse_card(field: str, value: object, *, unknown_ok: bool) -> Card | None:
     except CardError as error:
         if not unknown_ok and value == UNKNOWN:
             raise RecordError(field, "must be a known card, not '??'") from None
-        raise RecordError(field, str(error)) from None
+        raise RecordError(field, error.problem) from None
 
 
 def _parse_hands(value: object) -> dict[Seat, list[Card | None]]:
@@ -208,7 +198,7 @@ def _parse_call(i: int, value: object, default_seat: Seat | None) -> tuple[Seat,
         try:
             seat = parse_seat(entry["seat"])
         except CardError as error:
-            raise RecordError(f"{field}.seat", str(error)) from None
+            raise RecordError(f"{field}.seat", error.problem) from None
     elif default_seat is not None:
         seat = default_seat
     else:
@@ -238,7 +228,7 @@ def _parse_call(i: int, value: object, default_seat: Seat | None) -> tuple[Seat,
             try:
                 suit = parse_suit(raw_suit)
             except CardError as error:
-                raise RecordError(f"{field}.suit", f"{error}, or NT") from None
+                raise RecordError(f"{field}.suit", f"{error.problem}, or NT") from None
     elif kind == "name":
         raise RecordError(f"{field}.suit", "a name call must give the suit it names")
     return seat, Call(kind, suit, alone)
@@ -256,7 +246,7 @@ def _parse_farmer(value: object, hands: dict[Seat, list[Card | None]]) -> Farmer
     try:
         seat = parse_seat(entry.get("seat"))
     except CardError as error:
-        raise RecordError("farmer.seat", str(error)) from None
+        raise RecordError("farmer.seat", error.problem) from None
     if entry.get("redeal") is True:
         if "cards" in entry:
             raise RecordError("farmer", "a redeal declaration has no cards")
@@ -317,6 +307,7 @@ def parse_record(data: object) -> HandRecord:
     try:
         rules = parse_rules(raw.get("rules"))
     except RuleError as error:
+        # The whole message, the option's name leading, as uploads have always shown it.
         raise RecordError("", str(error)) from None
     for required in ("dealer", "hands", "upcard"):
         if required not in raw:
@@ -324,7 +315,7 @@ def parse_record(data: object) -> HandRecord:
     try:
         dealer = parse_seat(raw["dealer"])
     except CardError as error:
-        raise RecordError("dealer", str(error)) from None
+        raise RecordError("dealer", error.problem) from None
     hands = _parse_hands(raw["hands"])
     upcard = _parse_card("upcard", raw["upcard"], unknown_ok=False)
     assert upcard is not None
@@ -373,7 +364,7 @@ def parse_record(data: object) -> HandRecord:
             discard = _parse_card("discard", raw["discard"], unknown_ok=True)
             try:
                 state.apply(Discard(discard))
-            except IllegalAction as error:
+            except IllegalActionError as error:
                 raise RecordError("discard", str(error)) from None
         elif plays:
             raise RecordError("discard", f"the dealer ({dealer}) picked up and must discard")
@@ -390,7 +381,7 @@ def parse_record(data: object) -> HandRecord:
             raise RecordError(f"play[{k}]", _no_play_reason(state))
         try:
             state.apply(Play(card))
-        except IllegalAction as error:
+        except IllegalActionError as error:
             raise RecordError(f"play[{k}]", str(error)) from None
         played.append(card)
 
@@ -471,7 +462,7 @@ def _replay_call(state: HandState, i: int, seat: Seat, call: Call) -> None:
         )
     try:
         state.apply(call)
-    except IllegalAction as error:
+    except IllegalActionError as error:
         raise RecordError(field, f"{seat} cannot {call}: {error}") from None
 
 
@@ -558,3 +549,15 @@ def record_from_state(state: HandState) -> dict[str, Any]:
         "discard": format_card(state.discard) if state.discarded else None,
         "play": [str(c) for trick in state.tricks for _, c in trick.cards],
     }
+
+
+def played_at(error: RecordError) -> int | None:
+    """Which card of the play ``error`` is about: ``7`` for ``play[7]``, else ``None``.
+
+    >>> played_at(RecordError("play[7]", "E must follow hearts")), played_at(RecordError("", "x"))
+    (7, None)
+    """
+    where = error.where
+    if where.startswith("play[") and where.endswith("]") and where[5:-1].isdigit():
+        return int(where[5:-1])
+    return None

@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from games.engine.egn import EgnAnnotation, EgnWriteError, read_egn, write_egn
+from games.engine.egn import EgnAnnotation, read_egn, write_egn
+from games.engine.errors import EgnWriteError
 from games.engine.game import Game
 from games.engine.record import format_record, parse_record, record_from_state
 from games.engine.rules import PRESETS

@@ -19,16 +19,16 @@ from hypothesis import strategies as st
 
 from games.engine import notation
 from games.engine.cards import Seat
+from games.engine.errors import NotationError, RecordError
 from games.engine.game import Game
 from games.engine.hand import Call, FarmerRedeal, FarmerSwap, HandState, Phase
 from games.engine.notation import (
-    NotationError,
     format_notation,
     format_notation_many,
     parse_notation,
     parse_notation_many,
 )
-from games.engine.record import RecordError, format_record, parse_record, record_from_state
+from games.engine.record import format_record, parse_record, record_from_state
 from games.engine.rules import PRESETS, Points, Rules, format_rules
 from tests.records import SPEC_RECORD
 
@@ -664,8 +664,8 @@ def test_structural_errors_name_the_line(old: str, new: str, message: str) -> No
 def test_an_error_carries_its_line_and_problem() -> None:
     with pytest.raises(NotationError) as caught:
         parse_notation(SPEC_TEXT.replace("[Dealer", "[Dealr"))
-    assert (caught.value.line, caught.value.problem) == (
-        2,
+    assert (caught.value.where, caught.value.problem) == (
+        "line 2",
         "unknown tag 'Dealr' (did you mean [Dealer]?)",
     )
     assert isinstance(caught.value, ValueError)
@@ -801,7 +801,8 @@ def test_garbled_text_gives_a_record_or_a_notation_error(rng: random.Random, rul
     try:
         record = parse_notation(text)
     except NotationError as error:
-        assert error.line is None or 1 <= error.line <= len(text.splitlines())
+        line = error.where.removeprefix("line ")
+        assert error.where == "" or 1 <= int(line) <= len(text.splitlines())
         return
     with contextlib.suppress(RecordError):
         parse_record(record)
@@ -840,4 +841,4 @@ def test_errors_in_a_later_hand_count_lines_from_the_start_of_the_text() -> None
     text = SPEC_TEXT + SPEC_TEXT.replace("[Upcard", "[Upcrd")
     with pytest.raises(NotationError) as caught:
         parse_notation_many(text)
-    assert caught.value.line == 7 + 14
+    assert caught.value.where == f"line {7 + 14}"

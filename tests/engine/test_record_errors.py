@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from games.engine.record import RecordError, format_record, parse_record, parse_record_json
+from games.engine.errors import RecordError
+from games.engine.record import format_record, parse_record, parse_record_json
 from tests.records import SPEC_RECORD as SPEC_EXAMPLE
 
 from . import deals

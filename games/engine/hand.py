@@ -195,6 +195,65 @@ class HandState:
         other._queue = list(self._queue)
         return other
 
+    def seen_by(self, seat: Seat) -> HandState:
+        """What ``seat`` knows of this hand, as a state of its own (OpenSpiel's information
+        state): the same deal and actions, with every card ``seat`` has not seen unknown.
+
+        ``seat`` sees its own dealt cards, the upcard and every public action: the calls,
+        the declines to defend alone, the cards played, a farmer's hand shown and swapped.
+        It does not see the other hands, the kitty (unless it took the kitty as the farmer)
+        or the dealer's discard (unless it is the dealer). A seat's silent decline of a
+        farmer's hand is not seen either, so the state does not ask it. Cards played fill
+        the unknown places as the state replays them.
+
+        >>> from games.engine.game import Game
+        >>> state = Game(Rules(), seed=3).new_hand()
+        >>> seen = state.seen_by(Seat.N)
+        >>> seen.hands[Seat.N] == state.hands[Seat.N], seen.hands[Seat.E], seen.kitty
+        (True, [None, None, None, None, None], [None, None, None])
+        """
+        shown: list[Card] = []
+        if isinstance(self.farmer, FarmerSwap):
+            shown = list(self.farmer.cards)
+        elif isinstance(self.farmer, FarmerRedeal) and self.farmer_seat is not None:
+            shown = self._farmer_cards(self.farmer_seat)
+        hands: dict[Seat, list[Card | None]] = {}
+        for other in Seat:
+            if other is seat:
+                hands[other] = list(self.dealt[other])
+            elif other is self.farmer_seat:
+                hands[other] = [*shown, *[None] * (5 - len(shown))]
+            else:
+                hands[other] = [None] * 5
+        took_kitty = seat is self.farmer_seat and isinstance(self.farmer, FarmerSwap)
+        kitty: list[Card | None] = list(self.dealt_kitty) if took_kitty else [None, None, None]
+        seen = HandState(self.rules, self.dealer, hands, self.upcard, kitty)
+        for (actor, action), phase in zip(self.history, self.history_phases, strict=True):
+            if phase is Phase.FARMER and (
+                seen.phase is not Phase.FARMER or seen.current_seat is not actor
+            ):
+                continue  # a seat that could have declared a farmer's hand and silently did not
+            if isinstance(action, Discard) and actor is not seat:
+                action = Discard(None)
+            elif isinstance(action, Play) and actor is self.dealer is not seat:
+                seen._reveal_discarded_upcard(action.card)
+            seen.apply(action)
+        return seen
+
+    def _reveal_discarded_upcard(self, card: Card) -> None:
+        """Before the dealer plays ``card`` in a state that does not know its discard: a
+        play that cannot be made holding the upcard (it shows out of the upcard's suit, or
+        it is a sixth card) shows that the upcard was the discard."""
+        hand = self.hands[self.dealer]
+        if self.upcard not in hand or card in hand:
+            return
+        led = self.tricks[-1].led
+        upcard_suit = effective_suit(self.upcard, self.trump)
+        shows_out = led is upcard_suit and effective_suit(card, self.trump) is not led
+        if shows_out or None not in hand:
+            hand[hand.index(self.upcard)] = None
+            self.discard = self.upcard
+
     # -- queries ---------------------------------------------------------------------------
 
     @property

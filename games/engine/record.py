@@ -529,7 +529,8 @@ def _revealed(state: HandState, seat: Seat, record: HandRecord) -> list[Card]:
 
 
 def record_from_state(state: HandState) -> dict[str, Any]:
-    """The record of a hand played (or being played) through a :class:`HandState`."""
+    """The record of a hand played (or being played) through a :class:`HandState`, or of
+    what one seat knows of it (:meth:`HandState.seen_by`)."""
     farmer: dict[str, Any] | None = None
     if state.farmer_seat is not None:
         farmer = {"seat": state.farmer_seat.value}
@@ -537,18 +538,22 @@ def record_from_state(state: HandState) -> dict[str, Any]:
             farmer["cards"] = [str(c) for c in state.farmer.cards]
         else:
             farmer["redeal"] = True
-    return {
+    record: dict[str, Any] = {
         "format": FORMAT,
         "rules": format_rules(state.rules),
         "dealer": state.dealer.value,
         "hands": {s.value: [format_card(c) for c in state.dealt[s]] for s in Seat},
         "upcard": str(state.upcard),
-        "kitty": [format_card(c) for c in state.dealt_kitty],
-        "farmer": farmer,
-        "auction": [_format_call(seat, call) for seat, call in state.auction],
-        "discard": format_card(state.discard) if state.discarded else None,
-        "play": [str(c) for trick in state.tricks for _, c in trick.cards],
     }
+    if any(c is not None for c in state.dealt_kitty):
+        # A kitty nobody knows (a seat's view: HandState.seen_by) is left out, as in the
+        # canonical form.
+        record["kitty"] = [format_card(c) for c in state.dealt_kitty]
+    record["farmer"] = farmer
+    record["auction"] = [_format_call(seat, call) for seat, call in state.auction]
+    record["discard"] = format_card(state.discard) if state.discarded else None
+    record["play"] = [str(c) for trick in state.tricks for _, c in trick.cards]
+    return record
 
 
 def played_at(error: RecordError) -> int | None:

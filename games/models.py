@@ -15,7 +15,7 @@ from games.engine.cards import Seat, Team, parse_seat
 from games.engine.errors import ActionError, IllegalActionError
 from games.engine.game import Game
 from games.engine.hand import Action, Discard, HandState, Phase, Play
-from games.engine.record import HandRecord, format_record, parse_record, record_from_state
+from games.engine.record import HandRecord, parse_record, record_from_state
 from games.engine.rules import Rules, format_rules, parse_rules
 
 if TYPE_CHECKING:
@@ -84,7 +84,8 @@ class HandQuerySet(models.QuerySet["Hand"]):
         match: Match | None = None,
         number_in_match: int | None = None,
     ) -> tuple[Hand, bool]:
-        """Check the record `data`, keep it in its canonical form and queue its analysis.
+        """Check the record `data` (a record object, or a :class:`HandRecord` already
+        checked), keep it in its canonical form and queue its analysis.
 
         Every hand enters the site through here, uploaded or played, so that every hand
         is analysed. A hand `owner` already has (the same canonical record) is returned
@@ -96,8 +97,8 @@ class HandQuerySet(models.QuerySet["Hand"]):
         """
         from analysis.models import AnalysisJob  # analysis depends on games, not the reverse
 
-        record = parse_record(data)
-        canonical = format_record(record)
+        record = data if isinstance(data, HandRecord) else parse_record(data)
+        canonical = record.canonical()
         digest = record_hash(canonical)
         existing = self.filter(owner=owner, record_hash=digest).first()
         if existing is not None:
@@ -140,7 +141,7 @@ class HandQuerySet(models.QuerySet["Hand"]):
             for parsed in upload.hands:
                 assert parsed.record is not None
                 if upload.is_match and result.match is None:
-                    digest = record_hash(parsed.record)
+                    digest = record_hash(parsed.record.canonical())
                     if not self.filter(owner=owner, record_hash=digest).exists():
                         result.match = Match.objects.create(
                             owner=owner,

@@ -29,7 +29,6 @@ from analysis.solver.hindsight import (
     dd_table,
     discard_options,
     position_of,
-    revealed_state,
 )
 from analysis.solver.review import call_label, standard_policy
 from games.engine.actions import format_action, parse_action
@@ -475,7 +474,7 @@ class Replay:
 
     def state_at(self, step: int) -> HandState:
         """The position after ``step`` actions, unknown cards filled in where play showed them."""
-        state = revealed_state(self.record)
+        state = self.record.revealed_state()
         for _, action in self.history[:step]:
             state.apply(action)
         return state

@@ -22,7 +22,7 @@ from typing import Any
 
 from games.engine.egn import read_egn
 from games.engine.errors import EgnError, RecordError, SourceError
-from games.engine.record import format_record, parse_record
+from games.engine.record import HandRecord, parse_record
 from games.engine.sources import read_text
 
 __all__ = [
@@ -76,13 +76,14 @@ class UploadError:
 
 @dataclass(frozen=True)
 class ParsedHand:
-    """One hand of the upload: its canonical record, or the problem that stops it."""
+    """One hand of the upload: its checked record, or the problem that stops it."""
 
     index: int
     """Its position in the upload, from 0."""
     label: str
     """How the page names it: ``Hand 1``, ``Line 3``, ``Deal 0``…"""
-    record: dict[str, Any] | None
+    record: HandRecord | None
+    """Parsed here once, and stored as it is (:meth:`HandQuerySet.store_upload`)."""
     error: UploadError | None = None
     title: str = ""
 
@@ -216,7 +217,7 @@ def _title_of(data: dict[str, Any]) -> str:
 
 def _check(index: int, label: str, data: object, title: str = "") -> ParsedHand:
     try:
-        record = format_record(parse_record(data))
+        record = parse_record(data)
     except RecordError as error:
         return ParsedHand(index, label, None, UploadError(label, error.where, error.problem))
     return ParsedHand(index, label, record, None, title)

@@ -156,7 +156,7 @@ from .cards import (
 )
 from .errors import CardError, NotationError, RecordError, RuleError
 from .hand import Call, HandState, Phase
-from .record import FORMAT, HandRecord, format_record, parse_record, played_at
+from .record import FORMAT, HandRecord, parse_record, played_at
 from .rules import PRESETS, Points, Rules, format_rules, parse_rules
 
 __all__ = [
@@ -740,7 +740,7 @@ def format_notation(record: dict[str, Any] | HandRecord) -> str:
             for name, key in _METADATA_TAGS.items()
             if isinstance(record.get(key), str)
         }
-    data = format_record(checked)
+    data = checked.canonical()
     tags: list[tuple[str, str]] = list(metadata.items())
     tags += _rules_tags(checked.rules)
     tags.append(("Dealer", data["dealer"]))

@@ -14,6 +14,7 @@ write canonically.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass
 from typing import Any, cast
@@ -48,7 +49,6 @@ from .rules import Rules, format_rules, parse_rules
 __all__ = [
     "FORMAT",
     "HandRecord",
-    "format_record",
     "parse_record",
     "parse_record_json",
     "played_at",
@@ -96,7 +96,8 @@ class FarmerDeclaration:
 
 @dataclass
 class HandRecord:
-    """A checked record and the state it replays to."""
+    """A checked record and the state it replays to: a value, read but never played on
+    (copy ``state`` to play on)."""
 
     rules: Rules
     dealer: Seat
@@ -109,9 +110,78 @@ class HandRecord:
     discard_given: bool
     play: list[Card]
     state: HandState
+    _canonical: dict[str, Any] | None = dataclasses.field(
+        default=None, init=False, repr=False, compare=False
+    )
 
-    def to_json(self) -> dict[str, Any]:
-        return format_record(self)
+    def canonical(self) -> dict[str, Any]:
+        """The canonical JSON form: fields in the spec's order, cards sorted and canonical,
+        unknown cards revealed by the play filled in. Worked out once; the dict is shared,
+        so read it, do not change it.
+
+        >>> rec = parse_record({"dealer": "N", "upcard": "9S", "hands": {
+        ...     "N": "AS KS QS JS TS", "E": "AH KH QH JH TH",
+        ...     "S": "AD KD QD JD TD", "W": "AC KC QC JC TC"}})
+        >>> rec.canonical()["kitty"], rec.canonical() is rec.canonical()
+        (['9H', '9D', '9C'], True)
+        """
+        if self._canonical is None:
+            self._canonical = self._format()
+        return self._canonical
+
+    def revealed_state(self) -> HandState:
+        """A fresh state at the deal, with the record's cards where the canonical form puts
+        them: sorted, and the unknown cards the play showed filled in. Ready to have
+        ``state.history`` applied again, knowing every card the record knows.
+        """
+        hands = self._revealed_hands()
+        if None not in self.kitty and not any(None in cards for cards in self.hands.values()):
+            # Nothing to reveal: the kitty keeps its sorted order (reading the canonical
+            # form back would put it in deck order; the reviews were made with this one).
+            return HandState(self.rules, self.dealer, hands, self.upcard, sort_cards(self.kitty))
+        given = sort_cards(list(self.kitty)) if any(c is not None for c in self.kitty) else None
+        kitty = _derive_kitty(hands, self.upcard, given)
+        return HandState(self.rules, self.dealer, hands, self.upcard, kitty)
+
+    def _revealed_hands(self) -> dict[Seat, list[Card | None]]:
+        """Each dealt hand, the unknown places the play showed filled in, sorted."""
+        hands: dict[Seat, list[Card | None]] = {}
+        for seat in Seat:
+            revealed = list(self.hands[seat])
+            for card in _revealed(self.state, seat, self):
+                if card not in revealed and None in revealed:
+                    revealed[revealed.index(None)] = card
+            hands[seat] = sort_cards(revealed)
+        return hands
+
+    def _format(self) -> dict[str, Any]:
+        hands = {
+            seat.value: [format_card(c) for c in cards]
+            for seat, cards in self._revealed_hands().items()
+        }
+        known_kitty = [c for c in self.kitty if c is not None]
+        kitty = [format_card(c) for c in sort_cards(list(self.kitty))] if known_kitty else None
+        farmer: dict[str, Any] | None = None
+        if self.farmer is not None:
+            farmer = {"seat": self.farmer.seat.value}
+            if self.farmer.cards is None:
+                farmer["redeal"] = True
+            else:
+                farmer["cards"] = [format_card(c) for c in sort_cards(list(self.farmer.cards))]
+        out: dict[str, Any] = {
+            "format": FORMAT,
+            "rules": format_rules(self.rules),
+            "dealer": self.dealer.value,
+            "hands": hands,
+            "upcard": str(self.upcard),
+        }
+        if kitty is not None:
+            out["kitty"] = kitty
+        out["farmer"] = farmer
+        out["auction"] = [_format_call(seat, call) for seat, call in self.auction]
+        out["discard"] = format_card(self.discard) if self.state.discarded else None
+        out["play"] = [str(c) for c in self.play]
+        return out
 
 
 def _parse_card(field: str, value: object, *, unknown_ok: bool) -> Card | None:
@@ -472,43 +542,6 @@ def _format_call(seat: Seat, call: Call) -> dict[str, Any]:
         out["suit"] = str(call.suit)
     if call.kind in ("order_up", "name"):
         out["alone"] = call.alone
-    return out
-
-
-def format_record(record: HandRecord) -> dict[str, Any]:
-    """The canonical JSON form: fields in the spec's order, cards sorted and canonical,
-    unknown cards revealed by the play filled in.
-    """
-    state = record.state
-    hands: dict[str, list[str]] = {}
-    for seat in Seat:
-        revealed = list(record.hands[seat])
-        for card in _revealed(state, seat, record):
-            if card not in revealed and None in revealed:
-                revealed[revealed.index(None)] = card
-        hands[seat.value] = [format_card(c) for c in sort_cards(revealed)]
-    known_kitty = [c for c in record.kitty if c is not None]
-    kitty = [format_card(c) for c in sort_cards(list(record.kitty))] if known_kitty else None
-    farmer: dict[str, Any] | None = None
-    if record.farmer is not None:
-        farmer = {"seat": record.farmer.seat.value}
-        if record.farmer.cards is None:
-            farmer["redeal"] = True
-        else:
-            farmer["cards"] = [format_card(c) for c in sort_cards(list(record.farmer.cards))]
-    out: dict[str, Any] = {
-        "format": FORMAT,
-        "rules": format_rules(record.rules),
-        "dealer": record.dealer.value,
-        "hands": hands,
-        "upcard": str(record.upcard),
-    }
-    if kitty is not None:
-        out["kitty"] = kitty
-    out["farmer"] = farmer
-    out["auction"] = [_format_call(seat, call) for seat, call in record.auction]
-    out["discard"] = format_card(record.discard) if state.discarded else None
-    out["play"] = [str(c) for c in record.play]
     return out
 
 

@@ -4,7 +4,9 @@ A bot never sees a :class:`~games.engine.hand.HandState`, only an :class:`Observ
 built from it for one seat by :func:`observe`: its own hand, the upcard, the dealer,
 the auction, the cards played so far and by whom, the tricks won, the rules and the
 game score. Other seats' cards, the kitty and the dealer's discard (for anyone but
-the dealer) stay hidden, so a bot cannot cheat by accident.
+the dealer) stay hidden, so a bot cannot cheat by accident. A bot that searches asks for
+:attr:`Observation.seen`, the hand as a state holding only what the seat knows
+(:meth:`~games.engine.hand.HandState.seen_by`).
 
 >>> from games.engine.cards import parse_card
 >>> from games.engine.hand import HandState

@@ -204,8 +204,9 @@ def _parse_records(text: str, kind: str) -> ParsedUpload:
     return ParsedUpload(kind, tuple(hands))
 
 
-def _what_we_read(kind: str, error: Exception) -> str:
-    if kind in ("json", "jsonl") or str(error).startswith("not valid JSON"):
+def _what_we_read(kind: str, error: SourceError) -> str:
+    """The problem, saying what the upload was read as where JSON's own message does not."""
+    if kind in ("json", "jsonl"):
         return str(error)
     return f"read as {FORMATS.get(kind, kind)}: {error}"
 

@@ -27,7 +27,8 @@ from django.utils import timezone
 
 from analysis.solver.hindsight import DoubleDummy, double_dummy
 from analysis.solver.review import SOLVER_VERSION, Review, ReviewParams, review_hand
-from games.engine.record import HandRecord, RecordError, parse_record
+from games.engine.errors import RecordError
+from games.engine.record import HandRecord, parse_record
 
 from .signals import review_finished
 

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from analysis.solver.explain import short_name
-from analysis.solver.hindsight import revealed_state
 from analysis.solver.judgement import INACCURACY
 from analysis.solver.review import DecisionReview, Foresight, Review
 from games.engine.cards import Seat, card_name, parse_card
@@ -59,7 +58,7 @@ def mistake_questions(
     questions: list[MistakeQuestion] = []
     if len(review.decisions) != len(record.state.history):
         return questions  # a review made before calls were reviewed: nothing to line up
-    state = revealed_state(record)
+    state = record.revealed_state()
     for index, ((who, action), decision) in enumerate(
         zip(record.state.history, review.decisions, strict=True)
     ):

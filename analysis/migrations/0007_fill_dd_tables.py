@@ -8,7 +8,8 @@ from django.db import migrations
 
 # The solver of today, as a worker would run it: the tables are derived data.
 from analysis.solver.hindsight import double_dummy
-from games.engine.record import RecordError, parse_record
+from games.engine.errors import RecordError
+from games.engine.record import parse_record
 
 
 def fill_dd_tables(apps: Any, schema_editor: Any) -> None:

@@ -20,7 +20,8 @@ from analysis.models import AnalysisJob, AnalysisResult, TransientJobError
 from analysis.solver.hindsight import dd_table, double_dummy
 from analysis.solver.judgement import BLUNDER, INACCURACY, MISTAKE
 from analysis.solver.review import SOLVER_VERSION, Review, ReviewParams
-from games.engine.record import RecordError, parse_record
+from games.engine.errors import RecordError
+from games.engine.record import parse_record
 from games.models import Hand
 
 from .conftest import FakeReview, Sent

@@ -14,7 +14,7 @@ from accounts.models import User
 from analysis.models import AnalysisJob, params_key
 from analysis.solver.hindsight import dd_table
 from analysis.solver.review import SOLVER_VERSION, Review, ReviewParams, review_hand
-from games.engine.record import format_record, parse_record
+from games.engine.record import parse_record
 from games.models import Hand, record_hash
 from tests.records import MARCH, SPEC_RECORD
 
@@ -32,7 +32,7 @@ def test_the_jobs_of_identical_hands_become_one_and_every_review_stays() -> None
     OldResult = old.get_model("analysis", "AnalysisResult")
     alice = User.objects.create_user("alice")
     bob = User.objects.create_user("bob")
-    march, spec = (format_record(parse_record(r)) for r in (MARCH, SPEC_RECORD))
+    march, spec = (parse_record(r).canonical() for r in (MARCH, SPEC_RECORD))
     digest = record_hash(march)
     params = ReviewParams()
     key = params_key(params)

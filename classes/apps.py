@@ -1,5 +1,15 @@
 from django.apps import AppConfig
+from django.db.models.signals import post_delete, post_save, pre_save
 
 
 class ClassesConfig(AppConfig):
     name = "classes"
+
+    def ready(self) -> None:
+        from . import signals
+        from .models import Classroom, Membership
+
+        post_save.connect(signals.membership_changed, sender=Membership)
+        post_delete.connect(signals.membership_changed, sender=Membership)
+        pre_save.connect(signals.classroom_saving, sender=Classroom)
+        post_save.connect(signals.classroom_saved, sender=Classroom)

@@ -1,15 +1,23 @@
-"""Keeping the accounts' record of who teaches whom in step with the classes.
+"""The classes app's receivers, which :class:`classes.apps.ClassesConfig` connects.
 
-Receivers rather than calls in the model methods, so that every way a membership or a
-class's teacher changes (the pages, the admin, a cascade when a class or a user is deleted)
-keeps it right; :class:`classes.apps.ClassesConfig` connects them.
+The accounts' record of who teaches whom follows the memberships through receivers rather
+than calls in the model methods, so that every way a membership or a class's teacher
+changes (the pages, the admin, a cascade when a class or a user is deleted) keeps it right.
+The Play page of games names an assignment's game through ``games.signals``, since games
+knows nothing of assignments.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from .models import Classroom, Membership, sync_teachers
+from django.contrib import messages
+from django.http import HttpRequest
+from django.urls import reverse
+
+from games.signals import GamePurpose
+
+from .models import Assignment, Classroom, Membership, sync_teachers
 
 
 def membership_changed(sender: type[Membership], instance: Membership, **kwargs: Any) -> None:
@@ -44,3 +52,25 @@ def classroom_saved(
     if created or getattr(instance, TEACHER_BEFORE, None) == instance.teacher_id:
         return
     sync_teachers(instance.memberships.values_list("student_id", flat=True))
+
+
+def assignment_of_play_link(
+    sender: type, request: HttpRequest, **kwargs: Any
+) -> GamePurpose | None:
+    """The student's assignment a Play link names (``&assignment=<id>``), or ``None``: an
+    unknown or foreign one is left out, with a message."""
+    raw = request.GET.get("assignment", "")
+    if not raw:
+        return None
+    found = None
+    if raw.isdigit() and len(raw) < 10:
+        found = (
+            Assignment.objects.visible_to_student(request.user)
+            .select_related("practice_set")
+            .filter(pk=int(raw))
+            .first()
+        )
+    if found is None:
+        messages.warning(request, "The link's assignment is not one of yours: it was left out.")
+        return None
+    return GamePurpose(found.title, reverse("classes:assignment", args=[found.pk]))

@@ -26,6 +26,7 @@ from lessons.display import Fact, card_choice, facts
 from lessons.progress import skill_mastery
 from lessons.quiz.skills import SKILLS
 
+from . import services
 from .context_processors import forget_assignment, remember_item
 from .forms import (
     AssignmentForm,
@@ -748,7 +749,7 @@ def assignment_turn_in(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, "Start the assignment before turning it in.")
         return redirect("classes:assignment", pk=found.pk)
     try:
-        submission.turn_in()
+        services.turn_in(submission)
     except ClassError as error:
         messages.error(request, str(error))
     else:

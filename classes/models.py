@@ -14,9 +14,9 @@ from django.utils import timezone
 
 from accounts.models import Teaching, User
 from games.engine.cards import parse_card
-from games.forms import PRESET_LABELS
+from games.engine.rules import PRESET_LABELS
+from games.engine.words import card_text
 from games.models import Hand
-from games.table import card_text
 from lessons.models import Lesson
 from lessons.quiz.skills import SKILLS
 

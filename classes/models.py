@@ -469,6 +469,12 @@ class Submission(models.Model):
         self.save()
 
 
+class HandAnswerQuerySet(models.QuerySet["HandAnswer"]):
+    def of_attempt(self, submission: Submission) -> HandAnswerQuerySet:
+        """The answers given in the submission's current attempt."""
+        return self.filter(submission=submission, attempt=submission.attempt)
+
+
 class HandAnswer(models.Model):
     """A student's card for a hand-review item of an assignment."""
 
@@ -482,6 +488,8 @@ class HandAnswer(models.Model):
     """The cards as good as the best, as the solver found them."""
     shown_at = models.DateTimeField()
     answered_at = models.DateTimeField(auto_now_add=True)
+
+    objects = HandAnswerQuerySet.as_manager()
 
     class Meta:
         constraints = [

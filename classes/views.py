@@ -686,9 +686,7 @@ def _render_submission(
     items = list(found.practice_set.items.select_related("lesson").prefetch_related("hands"))
     results = item_results(submission, items=items)
     answers = (
-        HandAnswer.objects.filter(submission=submission, attempt=submission.attempt).select_related(
-            "hand", "item"
-        )
+        HandAnswer.objects.of_attempt(submission).select_related("hand", "item")
         if submission
         else []
     )
@@ -807,12 +805,7 @@ def item_open(request: HttpRequest, pk: int, item_pk: int) -> HttpResponse:
 def _review_context(
     found: Assignment, item: PracticeItem, submission: Submission
 ) -> dict[str, Any]:
-    answered = {
-        a.hand_id: a
-        for a in HandAnswer.objects.filter(
-            submission=submission, attempt=submission.attempt, item=item
-        )
-    }
+    answered = {a.hand_id: a for a in HandAnswer.objects.of_attempt(submission).filter(item=item)}
     hands = list(item.hands.order_by("pk"))
     current = next((hand for hand in hands if hand.pk not in answered), None)
     question: dict[str, Any] | None = None

@@ -3,6 +3,7 @@ from __future__ import annotations
 import zoneinfo
 from collections.abc import Iterable
 from functools import cache
+from typing import ClassVar
 
 from django.contrib.auth.models import AbstractUser
 from django.contrib.auth.models import UserManager as BaseUserManager
@@ -45,7 +46,7 @@ class User(AbstractUser):
         help_text="Dates and times are entered and shown in this zone (IANA name).",
     )
 
-    objects = UserManager()
+    objects: ClassVar[UserManager] = UserManager()
 
     def become_teacher(self) -> None:
         """Let this user run classes (once set, it stays)."""
@@ -70,10 +71,8 @@ class TeachingQuerySet(models.QuerySet["Teaching"]):
         wanted = set(teacher_ids)
         with transaction.atomic():
             self.filter(student_id=student_id).exclude(teacher_id__in=wanted).delete()
-            self.bulk_create(
-                [Teaching(teacher_id=pk, student_id=student_id) for pk in wanted],
-                ignore_conflicts=True,
-            )
+            rows = [Teaching(teacher_id=pk, student_id=student_id) for pk in wanted]
+            Teaching.objects.bulk_create(rows, ignore_conflicts=True)
 
 
 class Teaching(models.Model):

@@ -15,6 +15,7 @@ from django.contrib import messages
 from django.http import HttpRequest
 from django.urls import reverse
 
+from accounts.models import User
 from games.signals import GamePurpose
 
 from .models import Assignment, Classroom, Membership, sync_teachers
@@ -37,6 +38,7 @@ def classroom_saving(
 ) -> None:
     """Note the teacher the class had, to know after the save whether it changed (not
     needed when the save names its fields and the teacher is not one of them)."""
+    before: int | None
     if update_fields is not None and not {"teacher", "teacher_id"} & update_fields:
         before = instance.teacher_id
     else:
@@ -60,7 +62,7 @@ def assignment_of_play_link(
     """The student's assignment a Play link names (``&assignment=<id>``), or ``None``: an
     unknown or foreign one is left out, with a message."""
     raw = request.GET.get("assignment", "")
-    if not raw:
+    if not raw or not isinstance(request.user, User):
         return None
     found = None
     if raw.isdigit() and len(raw) < 10:

@@ -52,7 +52,3 @@ def hand_for_viewer(request: HttpRequest, pk: int) -> HandAccess:
     if shared:
         return HandAccess(hand, False, token)
     raise Http404("No such hand.")
-
-
-def new_share_token() -> str:
-    return secrets.token_urlsafe(32)

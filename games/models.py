@@ -233,6 +233,11 @@ class Match(models.Model):
         return self.title or f"Match {self.pk}"
 
 
+def new_share_token() -> str:
+    """A hand's share token: unguessable, and fit for a query parameter."""
+    return secrets.token_urlsafe(32)
+
+
 class Hand(models.Model):
     """One hand of Euchre, kept as its canonical record."""
 
@@ -335,8 +340,6 @@ class Hand(models.Model):
 
     def share(self) -> str:
         """Give the hand a read-only link (keeping the one it has); returns its token."""
-        from games.access import new_share_token
-
         if not self.share_token:
             self.share_token = new_share_token()
             self.save(update_fields=["share_token"])

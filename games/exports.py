@@ -12,6 +12,7 @@ from typing import Any, Literal
 from django.utils.text import slugify
 
 from games.engine.egn import EgnAnnotation, write_egn
+from games.engine.errors import EgnWriteError
 from games.engine.hand import Call, Discard, Play
 from games.engine.notation import format_notation
 from games.engine.record import HandRecord, parse_record
@@ -166,8 +167,6 @@ def _egn_of(
     what: str,
     with_comments: bool,
 ) -> str:
-    from games.engine.egn import EgnWriteError
-
     records = [parse_record(hand.record) for hand in hands]
     reviews = [hand.latest_review() for hand in hands]
     notes = [

@@ -31,7 +31,6 @@ import yaml
 from games.engine.cards import (
     ALL_CARDS,
     Card,
-    CardError,
     Rank,
     Seat,
     Suit,
@@ -43,6 +42,7 @@ from games.engine.cards import (
     parse_suit,
     power,
 )
+from games.engine.errors import CardError, IllegalActionError, RuleError
 from games.engine.hand import (
     NT,
     Action,
@@ -51,11 +51,10 @@ from games.engine.hand import (
     FarmerRedeal,
     FarmerSwap,
     HandState,
-    IllegalAction,
     Phase,
     Strain,
 )
-from games.engine.rules import RuleError, Rules, format_rules, parse_rules
+from games.engine.rules import Rules, format_rules, parse_rules
 from games.engine.scoring import scoring_row
 
 __all__ = [
@@ -449,7 +448,7 @@ def _leader_state(exercise: Mapping[str, Any]) -> HandState:
             raise ExerciseError("defender_alone", f"{defender} cannot defend alone here")
         if state.phase is Phase.DISCARD:
             state.apply(Discard(cast(Card, state.hands[dealer][0])))
-    except IllegalAction as error:
+    except IllegalActionError as error:
         raise ExerciseError("maker", str(error)) from None
     return state
 
@@ -516,7 +515,7 @@ def _calls_state(ex: Mapping[str, Any]) -> HandState:
             raise ExerciseError(f"auction[{i}]", "the auction is already over")
         try:
             state.apply(_call(text, f"auction[{i}]"))
-        except IllegalAction as error:
+        except IllegalActionError as error:
             raise ExerciseError(f"auction[{i}]", str(error)) from None
     if state.phase is not Phase.AUCTION:
         raise ExerciseError("auction", "the auction is over: no one has a call to make")
@@ -1057,7 +1056,7 @@ def _step(name: str, number: int, item: object) -> dict[str, Any]:
         }
     except ExerciseError as error:
         raise ContentError(f"{where} ({raw.get('kind')}): {error}") from None
-    except (CardError, RuleError, IllegalAction) as error:
+    except (CardError, RuleError, IllegalActionError) as error:
         raise ContentError(f"{where} ({raw.get('kind')}): {error}") from None
 
 

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from analysis.solver.explain import short_name
-from analysis.solver.hindsight import revealed_state
 from games.engine.cards import Seat, card_name, parse_card
 from games.engine.hand import NT, HandState
 from games.engine.record import HandRecord
@@ -59,7 +58,7 @@ def mistake_questions(
     questions: list[MistakeQuestion] = []
     if len(review.get("decisions", [])) != len(record.state.history):
         return questions  # a review made before calls were reviewed: nothing to line up
-    state = revealed_state(record)
+    state = record.revealed_state()
     for index, ((who, action), decision) in enumerate(
         zip(record.state.history, review["decisions"], strict=True)
     ):

@@ -25,7 +25,8 @@ from django.db.models import F
 from django.utils import timezone
 
 from analysis.solver.review import SOLVER_VERSION, ReviewParams, review_hand
-from games.engine.record import RecordError, parse_record
+from games.engine.errors import RecordError
+from games.engine.record import parse_record
 
 if TYPE_CHECKING:
     from games.models import Hand

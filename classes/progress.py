@@ -125,9 +125,7 @@ def _hands(item: PracticeItem, submission: Submission, until: datetime) -> ItemR
     hands = {hand.pk for hand in item.hands.all()}
     answers = [
         a
-        for a in HandAnswer.objects.filter(
-            submission=submission, attempt=submission.attempt, item=item, answered_at__lte=until
-        )
+        for a in HandAnswer.objects.of_attempt(submission).filter(item=item, answered_at__lte=until)
         if a.hand_id in hands
     ]
     right = sum(1 for a in answers if a.correct)

@@ -13,6 +13,7 @@ from django.utils.text import slugify
 
 from games.engine.cards import Seat
 from games.engine.egn import EgnAnnotation, write_egn
+from games.engine.errors import EgnWriteError
 from games.engine.hand import Call, Discard, Play
 from games.engine.notation import format_notation
 from games.engine.record import HandRecord, parse_record
@@ -167,8 +168,6 @@ def _egn_of(
     what: str,
     with_comments: bool,
 ) -> str:
-    from games.engine.egn import EgnWriteError
-
     records = [parse_record(hand.record) for hand in hands]
     reviews = [hand.latest_review() for hand in hands]
     notes = [

@@ -10,11 +10,12 @@ from django.conf import settings
 from django.db import IntegrityError, models, transaction
 
 from games.bots import BOTS, observe
-from games.engine.actions import ActionError, format_action, parse_action
+from games.engine.actions import format_action, parse_action
 from games.engine.cards import Seat, Team, parse_seat
+from games.engine.errors import ActionError, IllegalActionError
 from games.engine.game import Game
-from games.engine.hand import Action, Discard, HandState, IllegalAction, Phase, Play
-from games.engine.record import HandRecord, format_record, parse_record, record_from_state
+from games.engine.hand import Action, Discard, HandState, Phase, Play
+from games.engine.record import HandRecord, parse_record, record_from_state
 from games.engine.rules import Rules, format_rules, parse_rules
 from games.engine.words import card_text, control_label
 
@@ -84,7 +85,8 @@ class HandQuerySet(models.QuerySet["Hand"]):
         match: Match | None = None,
         number_in_match: int | None = None,
     ) -> tuple[Hand, bool]:
-        """Check the record `data`, keep it in its canonical form and queue its analysis.
+        """Check the record `data` (a record object, or a :class:`HandRecord` already
+        checked), keep it in its canonical form and queue its analysis.
 
         Every hand enters the site through here, uploaded or played, so that every hand
         is analysed. A hand `owner` already has (the same canonical record) is returned
@@ -96,8 +98,8 @@ class HandQuerySet(models.QuerySet["Hand"]):
         """
         from analysis.models import AnalysisJob  # analysis depends on games, not the reverse
 
-        record = parse_record(data)
-        canonical = format_record(record)
+        record = data if isinstance(data, HandRecord) else parse_record(data)
+        canonical = record.canonical()
         digest = record_hash(canonical)
         existing = self.filter(owner=owner, record_hash=digest).first()
         if existing is not None:
@@ -140,7 +142,7 @@ class HandQuerySet(models.QuerySet["Hand"]):
             for parsed in upload.hands:
                 assert parsed.record is not None
                 if upload.is_match and result.match is None:
-                    digest = record_hash(parsed.record)
+                    digest = record_hash(parsed.record.canonical())
                     if not self.filter(owner=owner, record_hash=digest).exists():
                         result.match = Match.objects.create(
                             owner=owner,
@@ -232,6 +234,11 @@ class Match(models.Model):
 
     def __str__(self) -> str:
         return self.title or f"Match {self.pk}"
+
+
+def new_share_token() -> str:
+    """A hand's share token: unguessable, and fit for a query parameter."""
+    return secrets.token_urlsafe(32)
 
 
 class Hand(models.Model):
@@ -336,8 +343,6 @@ class Hand(models.Model):
 
     def share(self) -> str:
         """Give the hand a read-only link (keeping the one it has); returns its token."""
-        from games.access import new_share_token
-
         if not self.share_token:
             self.share_token = new_share_token()
             self.save(update_fields=["share_token"])
@@ -537,7 +542,7 @@ class GamePlay(models.Model):
             if action not in live.hand.legal_actions():
                 try:
                     live.hand.apply(action)  # for the engine's reason
-                except IllegalAction as error:
+                except IllegalActionError as error:
                     raise GameError(f"You cannot do that: {error}.") from None
                 raise GameError("You cannot do that now.")
             row._take(live, action)

@@ -29,11 +29,11 @@ from analysis.solver.hindsight import (
     dd_table,
     discard_options,
     position_of,
-    revealed_state,
 )
 from analysis.solver.review import standard_policy
-from games.engine.actions import ActionError, format_action, parse_action
+from games.engine.actions import format_action, parse_action
 from games.engine.cards import ALL_CARDS, Card, Seat, Suit, Team, parse_seat
+from games.engine.errors import ActionError, IllegalActionError
 from games.engine.hand import (
     NT,
     Action,
@@ -41,7 +41,6 @@ from games.engine.hand import (
     FarmerRedeal,
     FarmerSwap,
     HandState,
-    IllegalAction,
     Phase,
     Play,
 )
@@ -475,7 +474,7 @@ class Replay:
 
     def state_at(self, step: int) -> HandState:
         """The position after ``step`` actions, unknown cards filled in where play showed them."""
-        state = revealed_state(self.record)
+        state = self.record.revealed_state()
         for _, action in self.history[:step]:
             state.apply(action)
         return state
@@ -531,7 +530,7 @@ class Replay:
                 trial = state.copy()
                 try:
                     trial.apply(action)
-                except IllegalAction as error:
+                except IllegalActionError as error:
                     reason = str(error)
                 else:
                     reason = f"it is not one of {seat.word}'s choices here"

@@ -32,7 +32,6 @@ from games.engine.cards import (
     ALL_CARDS,
     Bower,
     Card,
-    CardError,
     Rank,
     Seat,
     Suit,
@@ -44,6 +43,7 @@ from games.engine.cards import (
     parse_suit,
     power,
 )
+from games.engine.errors import CardError, IllegalActionError, RuleError
 from games.engine.hand import (
     NT,
     Action,
@@ -52,11 +52,10 @@ from games.engine.hand import (
     FarmerRedeal,
     FarmerSwap,
     HandState,
-    IllegalAction,
     Phase,
     Strain,
 )
-from games.engine.rules import RuleError, Rules, format_rules, parse_rules
+from games.engine.rules import Rules, format_rules, parse_rules
 from games.engine.scoring import scoring_row
 from games.engine.words import (
     and_list,
@@ -451,7 +450,7 @@ def _leader_state(exercise: Mapping[str, Any]) -> HandState:
             raise ExerciseError("defender_alone", f"{defender} cannot defend alone here")
         if state.phase is Phase.DISCARD:
             state.apply(Discard(cast(Card, state.hands[dealer][0])))
-    except IllegalAction as error:
+    except IllegalActionError as error:
         raise ExerciseError("maker", str(error)) from None
     return state
 
@@ -518,7 +517,7 @@ def _calls_state(ex: Mapping[str, Any]) -> HandState:
             raise ExerciseError(f"auction[{i}]", "the auction is already over")
         try:
             state.apply(_call(text, f"auction[{i}]"))
-        except IllegalAction as error:
+        except IllegalActionError as error:
             raise ExerciseError(f"auction[{i}]", str(error)) from None
     if state.phase is not Phase.AUCTION:
         raise ExerciseError("auction", "the auction is over: no one has a call to make")
@@ -1034,7 +1033,7 @@ def _step(name: str, number: int, item: object) -> dict[str, Any]:
         }
     except ExerciseError as error:
         raise ContentError(f"{where} ({raw.get('kind')}): {error}") from None
-    except (CardError, RuleError, IllegalAction) as error:
+    except (CardError, RuleError, IllegalActionError) as error:
         raise ContentError(f"{where} ({raw.get('kind')}): {error}") from None
 
 

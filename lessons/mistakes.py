@@ -12,7 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from analysis.solver.hindsight import revealed_state
 from games.engine.cards import Seat, parse_card
 from games.engine.hand import HandState
 from games.engine.record import HandRecord
@@ -46,7 +45,7 @@ def mistake_questions(
     questions: list[MistakeQuestion] = []
     if len(review.get("decisions", [])) != len(record.state.history):
         return questions  # a review made before calls were reviewed: nothing to line up
-    state = revealed_state(record)
+    state = record.revealed_state()
     for index, ((who, action), decision) in enumerate(
         zip(record.state.history, review["decisions"], strict=True)
     ):

@@ -12,9 +12,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.engine.cards import ALL_CARDS, Card, Seat, Suit, Team, effective_suit, power, sort_cards
+from games.engine.cards import ALL_CARDS, Card, Seat, Suit, Team, effective_suit, power
 from games.engine.hand import NT, Discard, HandState, Phase, Play, Strain
-from games.engine.record import HandRecord, format_record, parse_record
+from games.engine.record import HandRecord
 from games.engine.rules import Rules
 
 from .dd import Position, Solver
@@ -35,7 +35,6 @@ __all__ = [
     "iter_hindsight_review",
     "position_of",
     "principal_line",
-    "revealed_state",
     "strain_number",
 ]
 
@@ -90,26 +89,6 @@ class CardDecision:
                 for card, tricks in sorted(self.options.items(), key=lambda ct: ct[0].index)
             ]
         return out
-
-
-def revealed_state(record: HandRecord) -> HandState:
-    """A fresh state at the deal of ``record``, its unknown cards filled in wherever the play
-    showed them, ready to have ``record.state.history`` applied again.
-    """
-    if None not in record.kitty and not any(None in cards for cards in record.hands.values()):
-        # Nothing to reveal: the record's own cards, in the canonical order the round trip
-        # through the JSON form would give them.
-        return HandState(
-            record.rules,
-            record.dealer,
-            {seat: sort_cards(list(cards)) for seat, cards in record.hands.items()},
-            record.upcard,
-            sort_cards(list(record.kitty)),
-        )
-    revealed = parse_record(format_record(record))
-    return HandState(
-        revealed.rules, revealed.dealer, revealed.hands, revealed.upcard, revealed.kitty
-    )
 
 
 def _mask(cards: list[Card | None], seat: Seat) -> int:
@@ -260,7 +239,7 @@ def hindsight_review(record: HandRecord) -> list[CardDecision]:
 
 def iter_hindsight_review(record: HandRecord) -> Iterator[CardDecision]:
     """:func:`hindsight_review`, one decision at a time."""
-    state = revealed_state(record)
+    state = record.revealed_state()
     solvers = Solvers()
     # North-South's tricks at the end of the hand after the last decision's choice, with
     # perfect play from there: the value of the next decision's position.
@@ -290,7 +269,7 @@ def iter_hindsight_review(record: HandRecord) -> Iterator[CardDecision]:
 
 
 def _deal_hands(record: HandRecord) -> dict[Seat, list[Card]]:
-    revealed = revealed_state(record)
+    revealed = record.revealed_state()
     hands: dict[Seat, list[Card]] = {}
     for seat in _SEATS:
         cards = revealed.dealt[seat]

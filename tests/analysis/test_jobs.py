@@ -17,7 +17,7 @@ from accounts.models import User
 from analysis import models, tasks
 from analysis.models import AnalysisJob, AnalysisResult, TransientJobError
 from analysis.solver.review import SOLVER_VERSION, ReviewParams
-from games.engine.record import RecordError
+from games.engine.errors import RecordError
 from games.models import Hand
 
 from .conftest import FakeReview, Sent

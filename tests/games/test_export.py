@@ -10,7 +10,7 @@ from django.urls import reverse
 from accounts.models import User
 from games.engine.egn import read_egn
 from games.engine.notation import parse_notation
-from games.engine.record import format_record, parse_record
+from games.engine.record import parse_record
 from games.exports import review_annotations
 from games.models import Hand, Match
 from tests.records import MARCH, SPEC_RECORD
@@ -27,7 +27,7 @@ def url(pk: int, fmt: str) -> str:
 
 
 def canonical(record: dict) -> dict:
-    return format_record(parse_record(record))
+    return parse_record(record).canonical()
 
 
 def test_the_json_record_downloads_as_an_attachment(client: Client, alice: User) -> None:

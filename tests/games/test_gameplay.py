@@ -7,8 +7,9 @@ from django.test.utils import CaptureQueriesContext
 from accounts.models import User
 from analysis.models import AnalysisJob
 from games.engine import actions as actions_module
-from games.engine.actions import ActionError, format_action, parse_action
+from games.engine.actions import format_action, parse_action
 from games.engine.cards import Seat
+from games.engine.errors import ActionError
 from games.engine.game import Game
 from games.engine.hand import Phase
 from games.engine.rules import PRESETS, Rules

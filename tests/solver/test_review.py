@@ -7,7 +7,6 @@ import random
 
 from analysis.solver.explain import classify
 from analysis.solver.foresight import sample_layouts, shuffle
-from analysis.solver.hindsight import revealed_state
 from analysis.solver.review import ReviewParams, review_hand, standard_policy
 from games.engine.cards import ALL_CARDS, Seat, Suit, effective_suit, parse_card
 from games.engine.game import Game
@@ -88,7 +87,7 @@ def test_a_loss_within_twice_its_sampling_error_is_not_marked() -> None:
 
 def test_sampled_layouts_respect_voids_and_the_cards_seen() -> None:
     record = parse_record(THROWN_ACE)
-    state = revealed_state(record)
+    state = record.revealed_state()
     for _, action in record.state.history:
         if isinstance(action, Play) and state.cards_played == 12:
             break
@@ -165,7 +164,7 @@ def test_the_dealer_is_known_to_hold_the_upcard_after_picking_it_up() -> None:
             "discard": "TC",
         }
     )
-    state = revealed_state(record)
+    state = record.revealed_state()
     for _, action in record.state.history:
         state.apply(action)
     for layout in sample_layouts(state, Seat.W, 50, random.Random(2)):

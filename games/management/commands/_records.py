@@ -10,8 +10,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.engine.record import HandRecord, RecordError, parse_record
-from games.engine.sources import SourceError, read_source
+from games.engine.errors import NotationError, RecordError, SourceError
+from games.engine.record import HandRecord, parse_record
+from games.engine.sources import read_source
 
 
 class RecordCommand(BaseCommand):
@@ -40,13 +41,13 @@ class RecordCommand(BaseCommand):
     def _one(
         self,
         data: dict[str, Any] | None,
-        error: str | None,
+        error: NotationError | None,
         context: str,
         options: dict[str, Any],
     ) -> dict[str, Any]:
         prefix = f"{context}: " if context else ""
         if data is None:
-            return {"error": error or "unreadable record"}
+            return {"error": str(error) if error is not None else "unreadable record"}
         try:
             record = parse_record(data)
         except RecordError as problem:

@@ -12,6 +12,7 @@ from typing import Literal
 from django.utils.text import slugify
 
 from analysis.solver.review import Review
+from games.engine.cards import Seat
 from games.engine.egn import EgnAnnotation, write_egn
 from games.engine.errors import EgnWriteError
 from games.engine.hand import Call, Discard, Play
@@ -123,7 +124,7 @@ def export_hand(hand: Hand, fmt: str, *, with_comments: bool = False) -> Export:
 
 
 def _egn(hand: Hand, with_comments: bool) -> str:
-    players = ["North", "East", "South", "West"]
+    players = [seat.word for seat in Seat]
     index = "NESW".find(hand.seat)
     if index >= 0:
         players[index] += " (me)"
@@ -149,7 +150,7 @@ def export_match(match: Match) -> Export:
         hands,
         title=str(match),
         date=match.created,
-        players=["North", "East", "South", "West"],
+        players=[seat.word for seat in Seat],
         what="This match",
         with_comments=True,
     )

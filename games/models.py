@@ -19,6 +19,7 @@ from games.engine.game import Game
 from games.engine.hand import Action, Discard, HandState, Phase, Play
 from games.engine.record import HandRecord, parse_record, record_from_state
 from games.engine.rules import Rules, format_rules, parse_rules
+from games.engine.words import card_text, control_label
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -233,6 +234,11 @@ class Match(models.Model):
         return self.title or f"Match {self.pk}"
 
 
+def new_share_token() -> str:
+    """A hand's share token: unguessable, and fit for a query parameter."""
+    return secrets.token_urlsafe(32)
+
+
 class Hand(models.Model):
     """One hand of Euchre, kept as its canonical record."""
 
@@ -350,8 +356,6 @@ class Hand(models.Model):
 
     def share(self) -> str:
         """Give the hand a read-only link (keeping the one it has); returns its token."""
-        from games.access import new_share_token
-
         if not self.share_token:
             self.share_token = new_share_token()
             self.save(update_fields=["share_token"])
@@ -366,8 +370,6 @@ class Hand(models.Model):
 
 def _advice(action: Action, state: HandState) -> str:
     """A hint's advice in words: ``Play the A♥``, ``Order it up (♥ hearts trump)``…"""
-    from games.table import card_text, control_label
-
     if isinstance(action, Play | Discard):
         verb = "Play" if isinstance(action, Play) else "Discard"
         return f"{verb} the {card_text(action.card)}" if action.card is not None else verb

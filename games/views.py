@@ -1,4 +1,3 @@
-from typing import Any
 from urllib.parse import urlencode
 
 from django.contrib import messages
@@ -22,6 +21,7 @@ from .forms import HandFilterForm, StartGameForm, UploadForm
 from .library import filter_hands, latest_jobs, review_status
 from .links import hand_page_url
 from .models import GameError, GamePlay, Hand, Live, Match
+from .signals import GamePurpose, play_link_opened
 from .table import build_table
 from .uploads import FORMATS as UPLOAD_FORMATS
 from .uploads import MAX_HANDS, MAX_UPLOAD_BYTES
@@ -246,7 +246,9 @@ def _get_game_for_user(request: HttpRequest, pk: int) -> GamePlay:
     return get_object_or_404(GamePlay.objects.owned_by(request.user), pk=pk)
 
 
-def _render_play(request: HttpRequest, form: StartGameForm, assignment: Any = None) -> HttpResponse:
+def _render_play(
+    request: HttpRequest, form: StartGameForm, purpose: GamePurpose | None = None
+) -> HttpResponse:
     games = GamePlay.objects.owned_by(request.user)
     return render(
         request,
@@ -255,7 +257,7 @@ def _render_play(request: HttpRequest, form: StartGameForm, assignment: Any = No
             "form": form,
             "playing": games.filter(status=GamePlay.Status.PLAYING),
             "finished": games.filter(status=GamePlay.Status.FINISHED)[:10],
-            "assignment": assignment,
+            "assignment": purpose,
         },
     )
 
@@ -267,28 +269,13 @@ def play(request: HttpRequest) -> HttpResponse:
     form, problems = StartGameForm.from_link(request.GET)
     for problem in problems:
         messages.warning(request, problem)
-    return _render_play(request, form, _assignment_from_link(request))
+    return _render_play(request, form, _purpose_from_link(request))
 
 
-def _assignment_from_link(request: HttpRequest) -> Any:
-    """The student's assignment a link names, or ``None`` (an unknown or foreign one is
-    ignored, with a message)."""
-    from classes.models import Assignment
-
-    raw = request.GET.get("assignment", "")
-    if not raw:
-        return None
-    found = None
-    if raw.isdigit() and len(raw) < 10:
-        found = (
-            Assignment.objects.visible_to_student(request.user)
-            .select_related("practice_set")
-            .filter(pk=int(raw))
-            .first()
-        )
-    if found is None:
-        messages.warning(request, "The link's assignment is not one of yours: it was left out.")
-    return found
+def _purpose_from_link(request: HttpRequest) -> GamePurpose | None:
+    """What the link's game is for, as the apps listening to ``play_link_opened`` say."""
+    answers = play_link_opened.send(sender=GamePlay, request=request)
+    return next((purpose for _, purpose in answers if purpose is not None), None)
 
 
 @require_POST

@@ -14,6 +14,7 @@ from .errors import RuleError
 __all__ = [
     "DEFAULT_PRESET",
     "PRESETS",
+    "PRESET_LABELS",
     "PRESET_SOURCES",
     "Points",
     "Rules",
@@ -123,6 +124,16 @@ PRESETS: dict[str, Rules] = {
     "no-trump": Rules(no_trump=True),
 }
 """The named presets. Each follows one of the rule sets in ``shared/seeds/``."""
+
+PRESET_LABELS: dict[str, str] = {
+    "standard": "Standard (stick the dealer)",
+    "canadian-loner": "Canadian loner",
+    "defend-alone": "Defending alone",
+    "redeal": "Redeal when everyone passes",
+    "farmers-hand": "Farmer's hand",
+    "no-trump": "No-trump",
+}
+"""Each preset's name as the pages show it (forms, practice sets)."""
 
 PRESET_SOURCES: dict[str, str] = {
     "standard": "seeds/003: stick the dealer, no defending alone, the upcard stays down "

@@ -27,6 +27,7 @@ from games.engine.hand import (
 from games.engine.record import parse_record, record_from_state
 from games.engine.rules import (
     DEFAULT_PRESET,
+    PRESET_LABELS,
     PRESETS,
     Points,
     Rules,
@@ -745,3 +746,7 @@ def test_the_rules_describe_themselves_in_words() -> None:
     assert words["Everyone passes twice"] == "redeal"
     assert words["Dealer's partner orders up alone"] == "the dealer still picks up and discards"
     assert dict(Rules().describe())["Everyone passes twice"] == "the dealer must name a suit"
+
+
+def test_every_preset_has_a_label_for_the_pages() -> None:
+    assert list(PRESET_LABELS) == list(PRESETS)

@@ -232,9 +232,10 @@ class AnalysisJobQuerySet(models.QuerySet["AnalysisJob"]):
             "params": params.to_json(),
             "queue": queue,
         }
+        job: AnalysisJob
         try:
             with transaction.atomic():
-                job, created = self.get_or_create(
+                job, created = AnalysisJob.objects.get_or_create(
                     record_hash=record_hash,
                     params_key=key,
                     solver_version=SOLVER_VERSION,
@@ -242,7 +243,9 @@ class AnalysisJobQuerySet(models.QuerySet["AnalysisJob"]):
                 )
         except IntegrityError:
             # Asked for at the same moment elsewhere: the other request made it.
-            job = self.get(record_hash=record_hash, params_key=key, solver_version=SOLVER_VERSION)
+            job = AnalysisJob.objects.get(
+                record_hash=record_hash, params_key=key, solver_version=SOLVER_VERSION
+            )
             created = False
         if not created:
             if job.status != AnalysisJob.Status.FAILED:

@@ -172,8 +172,10 @@ class HandQuerySet(models.QuerySet["Hand"]):
         read, so this is cheap when nothing changed. Returns the number of hands updated.
         """
         latest_done = (
-            AnalysisJob.objects.of_record(models.OuterRef("record_hash"))
-            .filter(status=AnalysisJob.Status.DONE)
+            AnalysisJob.objects.filter(
+                record_hash=models.OuterRef("record_hash"), status=AnalysisJob.Status.DONE
+            )
+            .order_by("-created", "-id")
             .values("pk")[:1]
         )
         stale = (

@@ -572,8 +572,16 @@ class AnalysisJob(models.Model):
             raise ClaimLost
         self.refresh_from_db()
         # Whoever keeps something of the review (games: each hand's count of mistakes) brings
-        # it up to date now rather than at the next read.
-        review_finished.send(sender=AnalysisJob, job=self)
+        # it up to date now rather than at the next read. The job is done whatever they do:
+        # a receiver's error is logged, and what it keeps is brought up to date when read.
+        for receiver, error in review_finished.send_robust(sender=AnalysisJob, job=self):
+            if isinstance(error, Exception):
+                logger.error(
+                    "Analysis job %s: %r failed on review_finished",
+                    self.pk,
+                    receiver,
+                    exc_info=error,
+                )
 
     def _release(self, attempt: int, error: Exception) -> bool:
         """Queue the job again after a transient error; on the last attempt, fail it.

@@ -198,6 +198,12 @@ class AnalysisJobQuerySet(models.QuerySet["AnalysisJob"]):
         )
         return None if job is None else job.result
 
+    def forget_record(self, record_hash: str) -> None:
+        """Delete the jobs of a record, with the record they hold, when no one keeps it any
+        more. The results stay: they hold no record, and answer the record if it comes back.
+        """
+        self.filter(record_hash=record_hash).delete()
+
     def request(
         self,
         record: dict[str, Any],

@@ -198,6 +198,13 @@ class HandQuerySet(models.QuerySet["Hand"]):
         return updated
 
 
+def forget_analysis_of_deleted_hand(sender: object, instance: Hand, **kwargs: object) -> None:
+    """Receives ``post_delete`` of a hand (connected in ``GamesConfig.ready``): when it was
+    the last hand of its record, the record's analysis jobs, which hold the record, go too."""
+    if not Hand.objects.filter(record_hash=instance.record_hash).exists():
+        AnalysisJob.objects.forget_record(instance.record_hash)
+
+
 def count_mistakes_of_reviewed_hands(sender: object, job: AnalysisJob, **kwargs: object) -> None:
     """Receives ``analysis.signals.review_finished`` (connected in ``GamesConfig.ready``):
     the hands of the job's record count their mistakes again."""

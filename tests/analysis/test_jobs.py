@@ -472,3 +472,15 @@ def test_a_receiver_of_review_finished_that_fails_leaves_the_job_done(
         review_finished.disconnect(broken)
     job.refresh_from_db()
     assert job.status == "done" and "failed on review_finished" in caplog.text
+
+
+def test_the_jobs_of_a_record_go_with_the_last_hand_of_it(
+    alice: User, bob: User, fake_review: FakeReview
+) -> None:
+    alices, bobs = make_hand(alice), make_hand(bob)
+    job_of(alices).run("worker@one")
+    alices.delete()
+    assert job_of(bobs).status == "done"  # Bob still has the hand
+    bob.delete()  # his hands go with him
+    assert not AnalysisJob.objects.exists()
+    assert AnalysisResult.objects.count() == 1  # the review stays, as the cache

@@ -48,6 +48,7 @@ from .scoring import HandResult
 __all__ = [
     "NUMBERS",
     "action_label",
+    "action_words",
     "and_list",
     "are_trump",
     "auction_story",
@@ -68,6 +69,7 @@ __all__ = [
     "plural",
     "points_text",
     "result_text",
+    "scores_text",
     "short_name",
     "side_words",
     "strain_text",
@@ -76,6 +78,7 @@ __all__ = [
     "team_word",
     "the",
     "the_bower_or_card",
+    "the_cards",
     "the_short",
     "the_with_role",
     "trick_text",
@@ -196,6 +199,16 @@ def the(card: Card, trump: Suit | None = None) -> str:
     """
     name = card_name(card, trump)
     return "the " + name[0].lower() + name[1:]
+
+
+def the_cards(cards: Sequence[Card]) -> str:
+    """Cards by name, joined as a sentence lists them.
+
+    >>> from games.engine.cards import parse_card
+    >>> the_cards([parse_card("9C"), parse_card("AH")])
+    'the nine of clubs and the ace of hearts'
+    """
+    return and_list([the(card) for card in cards])
 
 
 def the_with_role(card: Card, trump: Suit | None) -> str:
@@ -366,6 +379,15 @@ def team_word(team: Team) -> str:
     return "North-South" if team is Team.NS else "East-West"
 
 
+def scores_text(ns: int, ew: int) -> str:
+    """A game's score by team: ``North-South 7, East-West 4``.
+
+    >>> scores_text(7, 4)
+    'North-South 7, East-West 4'
+    """
+    return f"{team_word(Team.NS)} {ns}, {team_word(Team.EW)} {ew}"
+
+
 def side_words(team: Team, you: Seat = Seat.S) -> str:
     """A team as the player at ``you`` calls it: ``You and North``, ``West and East``.
 
@@ -428,6 +450,20 @@ def label_text(label: str, *, spell_no_trump: bool = False) -> str:
     """
     text = label.replace("_", " ")
     return text.replace(" NT", " no-trump") if spell_no_trump else text
+
+
+def action_words(action: Action) -> str:
+    """An option as a computer player's reason weighs it: ``playing the J♥``,
+    ``discarding the 9♣``, or the call's label as text (``order up alone``, ``name H``).
+
+    >>> from games.engine.cards import parse_card
+    >>> action_words(Play(parse_card("JH"))), action_words(Call("order_up", alone=True))
+    ('playing the J♥', 'order up alone')
+    """
+    if isinstance(action, Play | Discard) and action.card is not None:
+        verb = "playing" if isinstance(action, Play) else "discarding"
+        return f"{verb} {the_short(action.card)}"
+    return label_text(call_label(action))
 
 
 def call_imperative(label: str) -> str:

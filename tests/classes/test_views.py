@@ -24,7 +24,7 @@ from classes.models import (
     Submission,
 )
 from classes.views import SHOWN_SALT
-from lessons.quiz_models import QuizQuestion
+from lessons.models import QuizQuestion
 
 from .conftest import make_hand, make_user
 

@@ -1,24 +1,36 @@
 """Questions about the table's rules: who leads the first trick, what a result scores.
 
-The answers are the engine's: the leader of the hand's first trick after the auction, and
-``scoring_row`` for the points.
+Each kind has one answer, worked out here from the engine for the quiz's questions and the
+course's exercises alike: :func:`lead_state` (the hand as its first trick is led) and
+:func:`points_scored` (``scoring_row``), with the course's explanations of them
+(:func:`explain_lead`, :func:`explain_points`), which ``lessons.content`` calls.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import asdict, replace
-from typing import Any
+from typing import Any, cast
 
-from games.engine.cards import Seat, Suit
+from games.engine.cards import Card, Seat, Suit, Team
+from games.engine.hand import Call, Discard, HandState, Phase
 from games.engine.rules import PRESETS, LoneLead, Points, Rules, format_rules
 from games.engine.scoring import scoring_row
 
 from .question import Draft, Grading
-from .tricks import start_hand
-from .words import team_word
+from .tricks import fixed_deal, skip_farmers
+from .words import and_list, team_word
 
-__all__ = ["leader_question", "points_question", "rules_json"]
+__all__ = [
+    "explain_lead",
+    "explain_points",
+    "lead_state",
+    "leader_question",
+    "points_question",
+    "points_scored",
+    "rules_json",
+]
 
 
 def rules_json(rules: Rules, *options: str) -> dict[str, Any]:
@@ -34,6 +46,53 @@ def rules_json(rules: Rules, *options: str) -> dict[str, Any]:
 
 
 # -- the first lead --------------------------------------------------------------------------
+
+
+def lead_state(
+    rules: Rules, dealer: Seat, maker: Seat, *, alone: bool, defender_alone: Seat | None
+) -> HandState:
+    """The hand as its first trick is about to be led (the leader is its ``current_seat``):
+    ``maker`` orders up, alone or not, and ``defender_alone`` defends alone where it may.
+
+    Raises :class:`~games.engine.hand.IllegalAction` where the rules forbid the call."""
+    state = fixed_deal(rules, dealer)
+    skip_farmers(state)
+    while state.current_seat is not maker:
+        state.apply(Call("pass"))
+    state.apply(Call("order_up", None, alone))
+    while state.phase is Phase.DEFEND:
+        seat = state.current_seat
+        state.apply(Call("defend_alone") if seat is defender_alone else Call("pass"))
+    if state.phase is Phase.DISCARD:
+        state.apply(Discard(cast(Card, state.hands[dealer][0])))
+    return state
+
+
+def explain_lead(state: HandState) -> str:
+    """Why the seat to lead in ``state`` (a :func:`lead_state`) leads, as a lesson says it."""
+    rules = state.rules
+    leader = state.current_seat
+    assert leader is not None
+    start = state.dealer.next
+    text = f"The player on the dealer's left, {start.word}, leads the first trick"
+    if state.alone and rules.lone_lead == "left_of_maker" and state.maker is not None:
+        start = state.maker.next
+        text = (
+            f"At this table a lone hand is led by the player on the lone maker's left, {start.word}"
+        )
+    skipped = []
+    seat = start
+    while state.sits_out(seat):
+        skipped.append(seat)
+        seat = seat.next
+    if skipped:
+        text += (
+            f", but {and_list([s.word for s in skipped])} sits out this hand, so the lead "
+            f"passes on to {leader.word}."
+        )
+    else:
+        text += "."
+    return text
 
 
 def leader_question(rng: random.Random, level: int) -> Draft:
@@ -52,10 +111,9 @@ def leader_question(rng: random.Random, level: int) -> Draft:
         # The interesting lone hands: the seat on the dealer's left is the one sitting out.
         maker = dealer.next.partner
     trump = rng.choice(list(Suit))
-    state = start_hand(
-        rng, rules, trump, maker, alone=alone, dealer=dealer, defender_alone=defender
-    )
-    leader = state.tricks[0].leader
+    state = lead_state(rules, dealer, maker, alone=alone, defender_alone=defender)
+    leader = state.current_seat
+    assert leader is not None
 
     position: dict[str, Any] = {
         "rules": rules_json(rules, "lone_lead", "defend_alone"),
@@ -111,6 +169,66 @@ def leader_question(rng: random.Random, level: int) -> Draft:
 # -- points ------------------------------------------------------------------------------------
 
 
+def points_scored(
+    rules: Rules,
+    maker: Seat,
+    maker_tricks: int,
+    *,
+    no_trump: bool,
+    alone: bool,
+    defender_alone: bool,
+) -> tuple[str, int, Team]:
+    """The row of the scoring table a result falls in, its points and the team scoring."""
+    row, value, to_makers = scoring_row(
+        rules,
+        no_trump=no_trump,
+        alone=alone,
+        defender_alone=defender_alone,
+        maker_tricks=maker_tricks,
+    )
+    return row, value, maker.team if to_makers else maker.team.other
+
+
+_RESULT_WORDS = {
+    "make": "the makers took three or four tricks",
+    "march": "the makers took every trick (a march)",
+    "lone_march": "a lone maker took all five tricks",
+    "euchre": "the makers took fewer than three tricks: they are euchred",
+    "lone_maker_euchred": "a lone maker was euchred",
+    "lone_defender_euchre": "a lone defender held the makers under three tricks",
+    "no_trump_make": "the makers of a no-trump hand took three or four tricks",
+}
+
+
+def explain_points(
+    rules: Rules,
+    maker: Seat,
+    maker_tricks: int,
+    *,
+    no_trump: bool,
+    alone: bool,
+    defender_alone: bool,
+    score: Mapping[str, int] | None = None,
+) -> str:
+    """What a result scores (:func:`points_scored`) and for whom, as a lesson says it;
+    with the ``score`` before the hand, whether it wins the game."""
+    row, value, team = points_scored(
+        rules, maker, maker_tricks, no_trump=no_trump, alone=alone, defender_alone=defender_alone
+    )
+    side = "makers" if maker.team is team else "defenders"
+    text = (
+        f"{_RESULT_WORDS[row][0].upper()}{_RESULT_WORDS[row][1:]}, "
+        f"so the {side} ({team}) score {value} point{'s' if value != 1 else ''}."
+    )
+    if row == "make" and alone:
+        text += " Going alone pays extra only for all five tricks."
+    if score is not None:
+        total = score[str(team)] + value
+        text += f" That brings {team} to {total} points in a game to {rules.target}"
+        text += ", so they win it." if total >= rules.target else "; the game goes on."
+    return text
+
+
 _ROW_WORDS = {
     "make": "The makers took {k}, enough to make it but not a march: {pts} to {makers}.",
     "march": "The makers took all five tricks, a march: {pts} to {makers}.",
@@ -158,15 +276,16 @@ def points_question(rng: random.Random, level: int) -> Draft:
     # Above level 1 the rows that catch people out (2 tricks, a march) come up more often.
     tricks = rng.choice([0, 1, 2, 3, 4, 5] if level == 1 else [0, 1, 2, 2, 3, 4, 5, 5])
     trump = "NT" if no_trump else rng.choice(list(Suit)).value
-    row, value, to_makers = scoring_row(
+    row, value, scorer = points_scored(
         rules,
+        maker,
+        tricks,
         no_trump=no_trump,
         alone=alone,
         defender_alone=defender is not None,
-        maker_tricks=tricks,
     )
     makers = maker.team
-    scorer = makers if to_makers else makers.other
+    to_makers = scorer is makers
     answer = f"{scorer.value} {value}"
 
     result: dict[str, Any] = {"trump": trump, "maker": maker.value, "alone": alone}

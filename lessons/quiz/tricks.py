@@ -1,29 +1,56 @@
 """Questions about cards in play: the suit a card belongs to, the trumps of a hand, the cards
 that may be played, the card that wins a trick.
 
-Positions come from real hands: dealt by the engine, trump named, cards played by its rules
-(with the players favouring the cards a skill is about), so every trick could have happened.
-The answers are the engine's: ``effective_suit``, ``legal_cards``, ``trick_winner``.
+Each kind has one answer, worked out here from the engine's ``effective_suit`` and
+``power`` (:func:`trick_winner`, :func:`trumps_in`, :func:`playable`), for the quiz's
+questions and the course's exercises alike, and the course's explanation of it
+(:func:`explain_trick`, :func:`explain_trumps`, :func:`explain_legal`,
+:func:`explain_effective_suit`), which ``lessons.content`` calls.
+
+The quiz's positions come from real hands: dealt by the engine, trump named, cards played
+by its rules (with the players favouring the cards a skill is about), so every trick could
+have happened.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Mapping
 
-from games.engine.cards import ALL_CARDS, Card, Rank, Seat, Suit, effective_suit, sort_cards
+from games.engine.cards import (
+    ALL_CARDS,
+    Bower,
+    Card,
+    CardError,
+    Rank,
+    Seat,
+    Suit,
+    bower,
+    effective_suit,
+    parse_card,
+    power,
+    sort_cards,
+)
 from games.engine.game import deal
 from games.engine.hand import NT, Call, HandState, Phase, Play
 from games.engine.rules import PRESETS, Rules
 
 from .question import Draft, Grading
-from .words import the, trump_sentence, what_it_is
+from .words import NUMBERS, and_list, capital, the, the_with_role, trump_sentence, what_it_is
 
 __all__ = [
     "effective_suit_question",
-    "is_left_bower",
+    "explain_effective_suit",
+    "explain_legal",
+    "explain_trick",
+    "explain_trumps",
+    "fixed_deal",
     "legal_question",
+    "playable",
+    "skip_farmers",
     "start_hand",
+    "trick_winner",
+    "trumps_in",
     "trumps_question",
     "winner_question",
 ]
@@ -36,12 +63,8 @@ that a few dozen always do."""
 Trick = list[tuple[Seat, Card]]
 
 
-def is_left_bower(card: Card, trump: Suit | None) -> bool:
-    return trump is not None and card.rank is Rank.JACK and card.suit is trump.same_colour
-
-
-def _is_bower(card: Card, trump: Suit | None) -> bool:
-    return trump is not None and card.rank is Rank.JACK and effective_suit(card, trump) is trump
+def _is_left(card: Card, trump: Suit | None) -> bool:
+    return bower(card, trump) is Bower.LEFT
 
 
 def _cap(text: str) -> str:
@@ -49,10 +72,61 @@ def _cap(text: str) -> str:
 
 
 def _cards(cards: list[Card]) -> str:
-    names = [the(c) for c in cards]
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+    return and_list([the(c) for c in cards])
+
+
+# -- the answers ---------------------------------------------------------------------------
+
+
+def trick_winner(trick: Trick, trump: Suit | None) -> Card:
+    """The card that takes ``trick`` (its cards in the order played) under ``trump``."""
+    led = effective_suit(trick[0][1], trump)
+    return max(trick, key=lambda play: power(play[1], trump, led))[1]
+
+
+def trumps_in(hand: list[Card], trump: Suit) -> list[Card]:
+    """The trumps of ``hand``, in its order: the left bower among them."""
+    return [c for c in hand if effective_suit(c, trump) is trump]
+
+
+def playable(hand: list[Card], trick: Trick, trump: Suit | None) -> list[Card]:
+    """The cards of ``hand`` that may be played to ``trick``: those that follow the suit
+    led, or any card when none does (and any card to lead)."""
+    if not trick:
+        return list(hand)
+    led = effective_suit(trick[0][1], trump)
+    following = [c for c in hand if effective_suit(c, trump) is led]
+    return following or list(hand)
+
+
+# -- positions -----------------------------------------------------------------------------
+
+
+def fixed_deal(
+    rules: Rules,
+    dealer: Seat,
+    upcard: Card | None = None,
+    fixed: Mapping[Seat, list[Card]] | None = None,
+) -> HandState:
+    """A deal in which ``fixed`` seats hold the given cards; the rest is filled in order."""
+    fixed = fixed or {}
+    used = {c for cards in fixed.values() for c in cards}
+    spare = [c for c in ALL_CARDS if c not in used and c != upcard]
+    if upcard is None:
+        upcard = spare.pop()
+    hands: dict[Seat, list[Card | None]] = {}
+    for seat in Seat:
+        if seat in fixed:
+            hands[seat] = list(fixed[seat])
+        else:
+            hands[seat], spare = list(spare[:5]), spare[5:]
+    return HandState(rules, dealer, hands, upcard, list(spare[:3]))
+
+
+def skip_farmers(state: HandState) -> None:
+    """Let every seat keep its hand where the table plays the farmer's hand."""
+    while state.phase is Phase.FARMER:
+        state.apply(PASS)
 
 
 def start_hand(
@@ -107,12 +181,13 @@ def _play_one(state: HandState, rng: random.Random, favour: Favour) -> None:
 def _explain_suit(card: Card, trump: Suit | None) -> str:
     if trump is None:
         return f"At no-trump there are no bowers: {the(card)} is simply a {card.suit.plural[:-1]}."
-    if is_left_bower(card, trump):
+    which = bower(card, trump)
+    if which is Bower.LEFT:
         return (
             f"With {trump.plural} trump, {the(card)} is the left bower: it belongs to "
             f"{trump.plural}, the trump suit, not to {card.suit.plural}."
         )
-    if card.rank is Rank.JACK and card.suit is trump:
+    if which is Bower.RIGHT:
         return f"{_cap(the(card))} is the right bower, the highest trump: it stays a trump."
     if card.rank is Rank.JACK:
         return (
@@ -163,8 +238,8 @@ def effective_suit_question(rng: random.Random, level: int, *, focus_left: bool)
 def trumps_question(rng: random.Random, level: int, *, focus_left: bool) -> Draft:
     """Which of these cards are trump? The left bower is the one to count."""
     trump = rng.choice(list(Suit))
-    left = next(c for c in ALL_CARDS if is_left_bower(c, trump))
-    right = next(c for c in ALL_CARDS if c.rank is Rank.JACK and c.suit is trump)
+    left = next(c for c in ALL_CARDS if bower(c, trump) is Bower.LEFT)
+    right = next(c for c in ALL_CARDS if bower(c, trump) is Bower.RIGHT)
     deck = list(ALL_CARDS)
     rng.shuffle(deck)
     hand = deck[:5]
@@ -179,7 +254,7 @@ def trumps_question(rng: random.Random, level: int, *, focus_left: bool) -> Draf
         if card not in hand:
             hand[next(i for i, c in enumerate(hand) if c not in wanted)] = card
     hand = [c for c in sort_cards(list(hand)) if c is not None]
-    trumps = [c for c in hand if effective_suit(c, trump) is trump]
+    trumps = trumps_in(hand, trump)
     feedback = {}
     for card in hand:
         if effective_suit(card, trump) is trump:
@@ -230,7 +305,7 @@ def _situation(rng: random.Random, *, lone: bool, no_trump: bool) -> tuple[Suit 
 
 def _favour(trump: Suit | None, *, focus_left: bool, level: int) -> Favour:
     if focus_left:
-        return lambda c: _is_bower(c, trump)
+        return lambda c: bower(c, trump) is not None
     if level >= 2:
         return lambda c: trump is not None and effective_suit(c, trump) is trump
     return lambda c: False
@@ -260,7 +335,7 @@ def _trick_text(trick: Trick) -> str:
 def _led_sentence(trick: Trick, trump: Suit | None) -> str:
     seat, lead = trick[0]
     led = effective_suit(lead, trump)
-    if is_left_bower(lead, trump):
+    if _is_left(lead, trump):
         assert trump is not None
         return (
             f"{seat.word} led {the(lead)}, the left bower: it is a {trump.plural[:-1]}, "
@@ -272,10 +347,10 @@ def _led_sentence(trick: Trick, trump: Suit | None) -> str:
 def _wants_winner(trick: Trick, trump: Suit | None, level: int, focus_left: bool) -> bool:
     cards = [c for _, c in trick]
     if focus_left:
-        if not any(is_left_bower(c, trump) for c in cards):
+        if not any(_is_left(c, trump) for c in cards):
             return False
         if level == 3:
-            return any(_is_bower(c, trump) and not is_left_bower(c, trump) for c in cards) or (
+            return any(bower(c, trump) is Bower.RIGHT for c in cards) or (
                 trump is not None and any(c.suit is trump.same_colour for c in cards[:1])
             )
         return True
@@ -308,8 +383,7 @@ def _winner_draft(state: HandState, number: int, trump: Suit | None) -> Draft:
     trick = list(done.cards)
     assert done.led is not None
     led = done.led
-    winner_seat = state.trick_winner(done)
-    winner = next(c for s, c in trick if s is winner_seat)
+    winner = trick_winner(trick, trump)
     trumps = [c for _, c in trick if trump is not None and effective_suit(c, trump) is trump]
     sentences = [_led_sentence(trick, trump)]
     if winner in trumps:
@@ -320,7 +394,7 @@ def _winner_draft(state: HandState, number: int, trump: Suit | None) -> Draft:
             sentences.append(f"The highest trump wins: {what_it_is(winner, trump)} beats {listed}.")
         else:
             sentences.append(f"{_cap(what_it_is(winner, trump))} is the only trump, so it wins.")
-        if is_left_bower(winner, trump):
+        if _is_left(winner, trump):
             beaten = [c for _, c in trick if c.suit is winner.suit and c != winner]
             if beaten:
                 sentences.append(
@@ -381,11 +455,11 @@ def _wants_legal(state: HandState, level: int, focus_left: bool) -> bool:
     trump = state.trump
     hand = [c for c in state.hands[seat] if c is not None]
     lead = trick.cards[0][1]
-    left_held = any(is_left_bower(c, trump) for c in hand)
+    left_held = any(_is_left(c, trump) for c in hand)
     if focus_left or level >= 2:
         # The left bower held when its own printed suit is led, or led itself.
         return (left_held and (lead.suit is _left_suit(trump) or trick.led is trump)) or (
-            is_left_bower(lead, trump)
+            _is_left(lead, trump)
         )
     return True
 
@@ -413,9 +487,9 @@ def _legal_draft(state: HandState, trump: Suit | None) -> Draft:
     trick = state.current_trick
     assert seat is not None and trick is not None and trick.led is not None
     hand = [c for c in sort_cards(list(state.hands[seat])) if c is not None]
-    legal = state.legal_cards(seat)
     led = trick.led
     cards = list(trick.cards)
+    legal = playable(hand, cards, trump)
     following = [c for c in hand if effective_suit(c, trump) is led]
     sentences = [_led_sentence(cards, trump)]
     if following:
@@ -426,7 +500,7 @@ def _legal_draft(state: HandState, trump: Suit | None) -> Draft:
     else:
         sentences.append(f"You hold no {led.plural[:-1]}, so you may play any card.")
     for card in hand:
-        if is_left_bower(card, trump) and trump is not None:
+        if _is_left(card, trump) and trump is not None:
             if led is trump:
                 sentences.append(f"{_cap(the(card))} is the left bower, a trump: it follows.")
             elif led is card.suit:
@@ -441,7 +515,7 @@ def _legal_draft(state: HandState, trump: Suit | None) -> Draft:
             why = f"{_cap(what_it_is(card, trump))} follows {led.plural}, so it may be played."
         elif card in legal:
             why = f"{_cap(the(card))} may be played: you hold no {one}."
-        elif is_left_bower(card, trump):
+        elif _is_left(card, trump):
             why = (
                 f"{_cap(what_it_is(card, trump))} may not be played: it is no {one}, and "
                 f"you can follow {led.plural}."
@@ -467,4 +541,142 @@ def _legal_draft(state: HandState, trump: Suit | None) -> Draft:
         grading=Grading(
             answer=answer, accepted=answer, explanation=" ".join(sentences), feedback=feedback
         ),
+    )
+
+
+# -- the course's explanations -------------------------------------------------------------
+# A lesson's exercise states its position as bare facts (a trick, a hand) and says why its
+# answer is right in these words; ``given`` is the learner's answer, canonical cards as
+# text, whose wrong cards are each told why they are wrong.
+
+
+def _cards_of(texts: Collection[str]) -> list[Card]:
+    cards = []
+    for text in sorted(texts):
+        try:
+            cards.append(parse_card(text))
+        except CardError:
+            continue
+    return cards
+
+
+def explain_trick(trick: Trick, trump: Suit | None, given: Collection[str] = ()) -> str:
+    """Why :func:`trick_winner` takes ``trick``, and why each other card ``given`` loses."""
+    led = effective_suit(trick[0][1], trump)
+    winner = trick_winner(trick, trump)
+    cards = [c for _, c in trick]
+    trumps = [c for c in cards if trump is not None and effective_suit(c, trump) is trump]
+    lead = the_with_role(cards[0], trump)
+    text = f"The lead, {lead}, makes {led.plural} the suit to follow."
+    if trump is not None and cards[0].suit is not led:
+        text = f"The lead, {lead}, is a {trump.plural[:-1]}, so trump was led."
+    if trumps:
+        if len(trumps) == 1:
+            text += f" Only one trump was played, {the_with_role(winner, trump)}, and it wins."
+        else:
+            text += f" The best trump on the table takes it: {the_with_role(winner, trump)}."
+    else:
+        text += (
+            f" Nobody played a trump, so the best {led.plural[:-1]} takes it: "
+            f"{the_with_role(winner, trump)}."
+        )
+    for card in _cards_of(set(given) - {str(winner)}):
+        if card not in cards:
+            continue
+        suit = effective_suit(card, trump)
+        if suit is trump:
+            reason = "is a trump, but a lower one"
+        elif suit is led:
+            reason = f"follows {led.plural}, but is beaten"
+        else:
+            reason = f"is neither {led.plural} nor trump, so it cannot win"
+        text += f" {capital(the_with_role(card, trump))} {reason}."
+    return text
+
+
+def explain_trumps(hand: list[Card], trump: Suit, given: Collection[str] = ()) -> str:
+    """Which cards of ``hand`` are trump (:func:`trumps_in`), and why each other card
+    ``given`` is not."""
+    trumps = trumps_in(hand, trump)
+    count = len(trumps)
+    text = (
+        f"With {trump.plural} trump this hand holds {NUMBERS[count]} trump"
+        f"{'s' if count != 1 else ''}: {and_list([the_with_role(c, trump) for c in trumps])}."
+    )
+    if any(_is_left(c, trump) for c in trumps):
+        text += (
+            f" The jack of {trump.same_colour.plural} is a {trump.plural[:-1]} for the whole "
+            "hand, whatever suit is printed on it."
+        )
+    right = {str(c) for c in trumps}
+    held = {str(c) for c in hand}
+    for card in _cards_of(set(given) - right):
+        if str(card) in held:
+            text += (
+                f" {capital(the_with_role(card, trump))} is a {card.suit.plural[:-1]}, not a trump."
+            )
+    fakes = [
+        c
+        for c in hand
+        if str(c) not in right and str(c) not in given and c.suit is trump.same_colour
+    ]
+    if fakes:
+        text += (
+            f" {and_list([the_with_role(c, trump) for c in fakes]).capitalize()} "
+            f"{'stays a' if len(fakes) == 1 else 'stay'} {trump.same_colour.plural[:-1]}"
+            f"{'' if len(fakes) == 1 else 's'}: only the jack changes suit."
+        )
+    return text
+
+
+def explain_legal(
+    hand: list[Card], trick: Trick, trump: Suit | None, given: Collection[str] = ()
+) -> str:
+    """Which cards of ``hand`` may be played to ``trick`` (:func:`playable`), and why each
+    other card ``given`` may not."""
+    if not trick:
+        return "Whoever leads may lead any card."
+    first = trick[0][1]
+    led = effective_suit(first, trump)
+    text = f"{capital(the_with_role(first, trump))} was led, so the suit to follow is {led.plural}."
+    following = [c for c in hand if effective_suit(c, trump) is led]
+    if following:
+        count = len(following)
+        text += (
+            f" This hand holds {NUMBERS[count]} {led.plural[:-1]}{'s' if count != 1 else ''}"
+            f", {and_list([the_with_role(c, trump) for c in following])}, "
+            f"and must play {'it' if count == 1 else 'one of them'}."
+        )
+        for card in _cards_of(set(given) - {str(c) for c in following}):
+            if card in hand:
+                text += f" {capital(the_with_role(card, trump))} does not follow {led.plural}."
+    else:
+        text += f" This hand has no {led.plural}, so any card may be played."
+    if trump is not None:
+        for card in hand:
+            if _is_left(card, trump) and card.suit is led:
+                text += (
+                    f" {capital(the(card))} is the left bower, a {trump.plural[:-1]}: "
+                    f"it does not follow {led.plural}."
+                )
+    return text
+
+
+def explain_effective_suit(card: Card, trump: Suit | None) -> str:
+    """Which suit ``card`` belongs to in play under ``trump``, and why."""
+    suit = effective_suit(card, trump)
+    if trump is None:
+        return f"In no-trump there are no bowers: {the(card)} is a {suit.plural[:-1]}."
+    which = bower(card, trump)
+    if which is Bower.LEFT:
+        return (
+            f"{capital(the_with_role(card, trump))} shares trump's colour: while "
+            f"{trump.plural} are trump it is a "
+            f"{trump.plural[:-1]}, second only to the jack of {trump.plural}."
+        )
+    if which is Bower.RIGHT:
+        return f"The jack of {trump.plural} is the right bower, the highest trump."
+    return (
+        f"Only the two jacks of trump's colour are special; {the_with_role(card, trump)} "
+        f"keeps its printed suit, {suit.plural}."
     )

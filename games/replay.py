@@ -31,7 +31,7 @@ from analysis.solver.hindsight import (
     position_of,
     revealed_state,
 )
-from analysis.solver.review import call_label, standard_policy
+from analysis.solver.review import standard_policy
 from games.engine.actions import ActionError, format_action, parse_action
 from games.engine.cards import ALL_CARDS, Card, Seat, Suit, Team, card_name, parse_seat
 from games.engine.hand import (
@@ -46,6 +46,7 @@ from games.engine.hand import (
     Play,
 )
 from games.engine.record import HandRecord, parse_record
+from games.engine.words import call_label
 
 from .table import card_text, sort_hand, strain_text
 

@@ -24,12 +24,13 @@ from analysis.solver.foresight import (
     discard_foresight,
     paired_loss,
 )
-from analysis.solver.review import call_label, standard_policy
+from analysis.solver.review import standard_policy
 from games.engine.cards import UNKNOWN, Card, Seat, Suit, effective_suit, parse_card, sort_cards
 from games.engine.game import deal
 from games.engine.hand import Action, Call, HandState, Phase
 from games.engine.record import record_from_state
 from games.engine.rules import PRESETS, Rules, preset_name
+from games.engine.words import call_label
 from games.strategy.observation import observe
 from games.strategy.policy import decide_with_reason
 

@@ -30,7 +30,6 @@ from typing import Any, cast
 
 import yaml
 
-from analysis.solver.review import call_label
 from games.engine.cards import (
     Card,
     CardError,
@@ -44,6 +43,7 @@ from games.engine.cards import (
 )
 from games.engine.hand import NT, Call, HandState, IllegalAction, Phase, Strain
 from games.engine.rules import RuleError, Rules, format_rules, parse_rules
+from games.engine.words import are_trump, call_label
 
 from .quiz.house_rules import (
     NONE,
@@ -65,7 +65,6 @@ from .quiz.tricks import (
     trick_winner,
     trumps_in,
 )
-from .quiz.words import are_trump
 
 __all__ = [
     "CONTENT_DIR",

@@ -14,15 +14,14 @@ import random
 from dataclasses import replace
 from typing import Any, cast
 
-from analysis.solver.review import call_label
 from games.engine.cards import ALL_CARDS, Card, Rank, Seat, Suit, card_name, parse_card
 from games.engine.hand import NT, Action, Call, FarmerRedeal, FarmerSwap, HandState, Phase
 from games.engine.rules import PRESETS, FarmersHand, Rules
+from games.engine.words import and_list, call_label
 
 from .question import Draft, Grading
 from .table_rules import rules_json
 from .tricks import fixed_deal, skip_farmers
-from .words import and_list
 
 __all__ = [
     "NONE",

@@ -17,10 +17,10 @@ from games.engine.cards import Card, Seat, Suit, Team
 from games.engine.hand import Call, Discard, HandState, Phase
 from games.engine.rules import PRESETS, LoneLead, Points, Rules, format_rules
 from games.engine.scoring import scoring_row
+from games.engine.words import and_list, team_word
 
 from .question import Draft, Grading
 from .tricks import fixed_deal, skip_farmers
-from .words import and_list, team_word
 
 __all__ = [
     "explain_lead",

@@ -34,9 +34,17 @@ from games.engine.cards import (
 from games.engine.game import deal
 from games.engine.hand import NT, Call, HandState, Phase, Play
 from games.engine.rules import PRESETS, Rules
+from games.engine.words import (
+    NUMBERS,
+    and_list,
+    capital,
+    the,
+    the_with_role,
+    trump_sentence,
+    what_it_is,
+)
 
 from .question import Draft, Grading
-from .words import NUMBERS, and_list, capital, the, the_with_role, trump_sentence, what_it_is
 
 __all__ = [
     "effective_suit_question",

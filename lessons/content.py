@@ -9,9 +9,10 @@ answer key: :func:`answer_for` works the answer out with the engine, and
 :func:`explain` says why.
 
 The kinds and their fields follow ``shared/spec/quiz.md``; ``legal_calls`` and
-``farmers_hand`` are two more kinds for the bidding lessons. Each kind's answer and
-explanation are the quiz's (``lessons.quiz.tricks``, ``table_rules``, ``house_rules``):
-this module reads and checks the YAML, and hands the quiz the position as values.
+``farmers_hand`` are two more kinds for the bidding lessons. Each kind's answer is the
+quiz's, and its explanation lives beside it (``lessons.quiz.tricks``, ``table_rules``,
+``house_rules``): this module reads and checks the YAML, and hands the quiz the position
+as values.
 
 >>> sorted(answer_for({"kind": "winner", "trump": "H", "trick": [["W", "AD"], ["N", "JD"]]}))
 ['JD']
@@ -572,7 +573,7 @@ def choices_for(exercise: Mapping[str, Any]) -> list[str]:
     return call_choices(_calls_state(ex))
 
 
-# -- explanations: the quiz's, one per kind ---------------------------------------------------
+# -- explanations, beside the quiz's of the same kind ---------------------------------------
 
 
 def _given(answer: str | Iterable[str] | None) -> set[str]:

@@ -11,6 +11,7 @@ from typing import Any, Literal
 
 from django.utils.text import slugify
 
+from games.engine.cards import Seat
 from games.engine.egn import EgnAnnotation, write_egn
 from games.engine.hand import Call, Discard, Play
 from games.engine.notation import format_notation
@@ -124,7 +125,7 @@ def export_hand(hand: Hand, fmt: str, *, with_comments: bool = False) -> Export:
 
 
 def _egn(hand: Hand, with_comments: bool) -> str:
-    players = ["North", "East", "South", "West"]
+    players = [seat.word for seat in Seat]
     index = "NESW".find(hand.seat)
     if index >= 0:
         players[index] += " (me)"
@@ -150,7 +151,7 @@ def export_match(match: Match) -> Export:
         hands,
         title=str(match),
         date=match.created,
-        players=["North", "East", "South", "West"],
+        players=[seat.word for seat in Seat],
         what="This match",
         with_comments=True,
     )

@@ -33,7 +33,7 @@ from analysis.solver.hindsight import (
 )
 from analysis.solver.review import standard_policy
 from games.engine.actions import ActionError, format_action, parse_action
-from games.engine.cards import ALL_CARDS, Card, Seat, Suit, Team, card_name, parse_seat
+from games.engine.cards import ALL_CARDS, Card, Seat, Suit, Team, parse_seat
 from games.engine.hand import (
     NT,
     Action,
@@ -46,9 +46,9 @@ from games.engine.hand import (
     Play,
 )
 from games.engine.record import HandRecord, parse_record
-from games.engine.words import call_label
+from games.engine.words import call_label, card_name, card_text, strain_text, team_word
 
-from .table import card_text, sort_hand, strain_text
+from .table import sort_hand
 
 VIEWS = ("all", "seat")
 """``all``: every card visible; ``seat``: only what the point-of-view seat saw."""
@@ -56,7 +56,6 @@ VIEWS = ("all", "seat")
 CLASSES = ("blunder", "mistake", "inaccuracy")
 MARKS = {"blunder": "??", "mistake": "?", "inaccuracy": "?!"}
 CLASS_KEYS = {"blunder": "b", "mistake": "m", "inaccuracy": "i"}
-TEAM_WORDS = {Team.NS: "North–South", Team.EW: "East–West"}
 MAX_LINE = 40
 """A side line never needs more actions than a whole hand has; longer ones are cut."""
 
@@ -279,8 +278,8 @@ def result_text(state: HandState) -> str:
     strain = "no-trump" if result.trump == NT else Suit(result.trump).plural
     lone = " alone" if result.alone else ""
     return (
-        f"{maker.word} called {strain}{lone}; {TEAM_WORDS[team]} took {tricks} "
-        f"trick{'s' if tricks != 1 else ''}. {TEAM_WORDS[scorer]} score "
+        f"{maker.word} called {strain}{lone}; {team_word(team)} took {tricks} "
+        f"trick{'s' if tricks != 1 else ''}. {team_word(scorer)} score "
         f"{points} point{'s' if points != 1 else ''}."
     )
 
@@ -566,7 +565,7 @@ def solver_action(state: HandState, solvers: Solvers) -> Action:
         except Unknown as unknown:
             raise SolverError(f"it needs every card known ({unknown.reason})") from None
         values = solvers(position).options(position)
-        if position.to_move % 2 == 0:  # North–South maximise their tricks
+        if position.to_move % 2 == 0:  # North-South maximise their tricks
             pick = max(values, key=lambda c: (values[c], -c))
         else:
             pick = min(values, key=lambda c: (values[c], c))
@@ -1049,7 +1048,7 @@ class Summary:
     seats: list[SeatSummary]
     mistakes: list[MistakeView]
     dd_rows: list[tuple[str, int, int, dict[str, int]]]
-    """Each strain: its name, North–South's and East–West's tricks, and each seat alone."""
+    """Each strain: its name, North-South's and East-West's tricks, and each seat alone."""
     dd_error: str
     outcome: str
     points: dict[str, int] | None

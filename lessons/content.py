@@ -36,7 +36,6 @@ from games.engine.cards import (
     CardError,
     Seat,
     Suit,
-    card_name,
     effective_suit,
     parse_card,
     parse_seat,
@@ -44,7 +43,7 @@ from games.engine.cards import (
 )
 from games.engine.hand import NT, Call, HandState, IllegalAction, Phase, Strain
 from games.engine.rules import RuleError, Rules, format_rules, parse_rules
-from games.engine.words import are_trump, call_label
+from games.engine.words import are_trump, call_label, card_name
 
 from .quiz.house_rules import (
     NONE,

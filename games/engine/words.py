@@ -69,6 +69,7 @@ __all__ = [
     "plural",
     "points_text",
     "result_text",
+    "scores_text",
     "short_name",
     "side_words",
     "strain_text",
@@ -77,6 +78,7 @@ __all__ = [
     "team_word",
     "the",
     "the_bower_or_card",
+    "the_cards",
     "the_short",
     "the_with_role",
     "trick_text",
@@ -197,6 +199,16 @@ def the(card: Card, trump: Suit | None = None) -> str:
     """
     name = card_name(card, trump)
     return "the " + name[0].lower() + name[1:]
+
+
+def the_cards(cards: Sequence[Card]) -> str:
+    """Cards by name, joined as a sentence lists them.
+
+    >>> from games.engine.cards import parse_card
+    >>> the_cards([parse_card("9C"), parse_card("AH")])
+    'the nine of clubs and the ace of hearts'
+    """
+    return and_list([the(card) for card in cards])
 
 
 def the_with_role(card: Card, trump: Suit | None) -> str:
@@ -365,6 +377,15 @@ def team_word(team: Team) -> str:
     'North-South'
     """
     return "North-South" if team is Team.NS else "East-West"
+
+
+def scores_text(ns: int, ew: int) -> str:
+    """A game's score by team: ``North-South 7, East-West 4``.
+
+    >>> scores_text(7, 4)
+    'North-South 7, East-West 4'
+    """
+    return f"{team_word(Team.NS)} {ns}, {team_word(Team.EW)} {ew}"
 
 
 def side_words(team: Team, you: Seat = Seat.S) -> str:

@@ -18,6 +18,7 @@ MODULES = [
     "games.engine.record",
     "games.engine.rules",
     "games.engine.scoring",
+    "games.engine.words",
     "lessons.content",
     "lessons.mastery",
     "lessons.quiz.skills",

@@ -9,10 +9,9 @@ answer key: :func:`answer_for` works the answer out with the engine, and
 :func:`explain` says why.
 
 The kinds and their fields follow ``shared/spec/quiz.md``; ``legal_calls`` and
-``farmers_hand`` are two more kinds for the bidding lessons. Each kind's answer is the
-quiz's, and its explanation lives beside it (``lessons.quiz.tricks``, ``table_rules``,
-``house_rules``): this module reads and checks the YAML, and hands the quiz the position
-as values.
+``farmers_hand`` are two more kinds for the bidding lessons. Each kind's answer and
+explanation are the quiz's (``lessons.quiz.tricks``, ``table_rules``, ``house_rules``):
+this module reads and checks the YAML, and hands the quiz the position as values.
 
 >>> sorted(answer_for({"kind": "winner", "trump": "H", "trick": [["W", "AD"], ["N", "JD"]]}))
 ['JD']
@@ -22,6 +21,7 @@ as values.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import re
 from collections.abc import Callable, Iterable, Mapping
@@ -45,6 +45,7 @@ from games.engine.hand import NT, Call, HandState, IllegalAction, Phase, Strain
 from games.engine.rules import RuleError, Rules, format_rules, parse_rules
 from games.engine.words import are_trump, call_label, card_name
 
+from .quiz.grading import AnswerError, grade
 from .quiz.house_rules import (
     NONE,
     bidding_state,
@@ -55,6 +56,7 @@ from .quiz.house_rules import (
     farmers_cards,
     legal_calls,
 )
+from .quiz.question import Explanation, Grading
 from .quiz.table_rules import explain_lead, explain_points, lead_state, points_scored
 from .quiz.tricks import (
     explain_effective_suit,
@@ -572,55 +574,49 @@ def choices_for(exercise: Mapping[str, Any]) -> list[str]:
     return call_choices(_calls_state(ex))
 
 
-# -- explanations, beside the quiz's of the same kind ---------------------------------------
-
-
-def _given(answer: str | Iterable[str] | None) -> set[str]:
-    """The learner's answer as a set; cards are read leniently (``jd``, ``J♦``)."""
-    if answer is None:
-        return set()
-    items = [answer] if isinstance(answer, str) else list(answer)
-    out: set[str] = set()
-    for item in items:
-        try:
-            out.add(str(parse_card(item)))
-        except CardError:
-            out.add(item.strip())
-    return out
+# -- explanations: the quiz's, one per kind ---------------------------------------------------
 
 
 def explain(exercise: Mapping[str, Any], answer: str | Iterable[str] | None = None) -> str:
     """Why the right answer is right, from the engine, then the lesson's note.
 
-    ``answer`` is the learner's answer; when it is wrong, the explanation says why too.
+    ``answer`` is the learner's answer; when it is wrong, the explanation first says why,
+    as the quiz's verdict does.
     """
     ex = normalise_exercise(exercise)
-    parts = [_WHY[ex["kind"]](ex, _given(answer))]
+    why = _WHY[ex["kind"]](ex)
+    text = why.text
+    if answer is not None:
+        right = sorted(_ANSWERS[ex["kind"]](ex))
+        grading = Grading(right, right, why.text, why.feedback)
+        multiple = ex["kind"] in MULTIPLE
+        given: object = answer if isinstance(answer, str) else list(answer)
+        if multiple and isinstance(given, str):
+            given = [given]
+        # An answer that is none of the choices is told only why the right one is right.
+        with contextlib.suppress(AnswerError):
+            text = grade(grading, choices_for(ex), multiple, given).explanation
+    parts = [text]
     if "note" in ex:
         parts.append(ex["note"])
     return " ".join(p for p in parts if p)
 
 
-def _why_points(ex: Mapping[str, Any], given: set[str]) -> str:
-    return explain_points(**_points(ex), score=ex.get("score"))
+def _why_points(ex: Mapping[str, Any]) -> Explanation:
+    return explain_points(**_points(ex), choices=choices_for(ex), score=ex.get("score"))
 
 
-def _why_farmers_hand(ex: Mapping[str, Any], given: set[str]) -> str:
-    state, seat = _farmer_seat(ex)
-    return explain_farmers_hand(state, farmers_cards(state, seat))
-
-
-_WHY: dict[str, Callable[[Mapping[str, Any], set[str]], str]] = {
-    "winner": lambda ex, given: explain_trick(_plays(ex), _trump_of(ex), given),
-    "trumps": lambda ex, given: explain_trumps(_hand(ex), cast(Suit, _trump_of(ex)), given),
-    "legal": lambda ex, given: explain_legal(_hand(ex), _plays(ex), _trump_of(ex), given),
-    "effective_suit": lambda ex, given: explain_effective_suit(
-        parse_card(ex["card"]), _trump_of(ex)
+_WHY: dict[str, Callable[[Mapping[str, Any]], Explanation]] = {
+    "winner": lambda ex: explain_trick(_plays(ex), _trump_of(ex)),
+    "trumps": lambda ex: explain_trumps(_hand(ex), cast(Suit, _trump_of(ex))),
+    "legal": lambda ex: explain_legal(
+        _hand(ex), _plays(ex), _trump_of(ex), _optional_seat(ex.get("seat"), "seat")
     ),
-    "leader": lambda ex, given: explain_lead(_leader_state(ex)),
+    "effective_suit": lambda ex: explain_effective_suit(parse_card(ex["card"]), _trump_of(ex)),
+    "leader": lambda ex: explain_lead(_leader_state(ex)),
     "points": _why_points,
-    "legal_calls": lambda ex, given: explain_legal_calls(_calls_state(ex)),
-    "farmers_hand": _why_farmers_hand,
+    "legal_calls": lambda ex: explain_legal_calls(_calls_state(ex)),
+    "farmers_hand": lambda ex: explain_farmers_hand(*_farmer_seat(ex)),
 }
 
 

@@ -19,7 +19,7 @@ from games.engine.hand import NT, Action, Call, FarmerRedeal, FarmerSwap, HandSt
 from games.engine.rules import PRESETS, FarmersHand, Rules
 from games.engine.words import and_list, call_imperative, call_label, the
 
-from .question import Draft, Grading
+from .question import Draft, Explanation, Grading
 from .table_rules import rules_json
 from .tricks import fixed_deal, skip_farmers
 
@@ -73,8 +73,19 @@ def call_choices(state: HandState) -> list[str]:
     return [call for call in _CALL_ORDER if call in offered]
 
 
-def explain_legal_calls(state: HandState) -> str:
-    """Why the seat to speak may make the calls it may, under the table's rules."""
+def explain_legal_calls(state: HandState) -> Explanation:
+    """Why the seat to speak may make the calls it may, under the table's rules; of each
+    other call offered, that it is not allowed."""
+    right = legal_calls(state)
+    feedback = {
+        c: f"{call_imperative(c).capitalize()} is not allowed here."
+        for c in call_choices(state)
+        if c not in right
+    }
+    return Explanation(_why_calls(state), feedback)
+
+
+def _why_calls(state: HandState) -> str:
     seat = cast(Seat, state.current_seat)
     rules = state.rules
     upcard = state.upcard
@@ -138,9 +149,19 @@ def _eligible(state: HandState, card: Card) -> bool:
     )
 
 
-def explain_farmers_hand(state: HandState, right: set[str]) -> str:
-    """What a farmer's hand is at this table, and which cards ``right`` (the
-    :func:`farmers_cards`) this hand may show."""
+def explain_farmers_hand(state: HandState, seat: Seat) -> Explanation:
+    """What a farmer's hand is at this table, and which cards of ``seat``'s hand may be
+    shown (:func:`farmers_cards`); of each other card, that it may not."""
+    right = farmers_cards(state, seat)
+    feedback = {
+        str(c): "This card may not be shown."
+        for c in state.hands[seat]
+        if c is not None and str(c) not in right
+    }
+    return Explanation(_why_farmers(state, right), feedback)
+
+
+def _why_farmers(state: HandState, right: set[str]) -> str:
     rules = state.rules
     wanted = "three 9s" if rules.farmers_hand == "clean" else "three cards, each a 9 or a 10"
     text = f"At this table a farmer's hand is {wanted}"
@@ -226,11 +247,7 @@ def legal_calls_question(rng: random.Random, level: int) -> Draft:
         "upcard": str(upcard),
         "auction": [{"seat": s, "call": "pass"} for s in _seats_from(dealer.next, passes)],
     }
-    feedback = {
-        c: f"{call_imperative(c).capitalize()} is not allowed here."
-        for c in choices
-        if c not in right
-    }
+    why = explain_legal_calls(state)
     return Draft(
         kind="legal_calls",
         prompt=prompt,
@@ -240,8 +257,8 @@ def legal_calls_question(rng: random.Random, level: int) -> Draft:
         grading=Grading(
             answer=answer,
             accepted=answer,
-            explanation=explain_legal_calls(state),
-            feedback=feedback,
+            explanation=why.text,
+            feedback=why.feedback,
         ),
     )
 
@@ -301,7 +318,7 @@ def farmers_hand_question(rng: random.Random, level: int) -> Draft:
         "hand": [str(c) for c in hand],
         "upcard": str(upcard),
     }
-    feedback = {c: "This card may not be shown." for c in choices if c not in right and c != NONE}
+    why = explain_farmers_hand(state, seat)
     return Draft(
         kind="farmers_hand",
         prompt=prompt,
@@ -311,7 +328,7 @@ def farmers_hand_question(rng: random.Random, level: int) -> Draft:
         grading=Grading(
             answer=answer,
             accepted=answer,
-            explanation=explain_farmers_hand(state, right),
-            feedback=feedback,
+            explanation=why.text,
+            feedback=why.feedback,
         ),
     )

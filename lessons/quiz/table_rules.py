@@ -17,9 +17,9 @@ from games.engine.cards import Card, Seat, Suit, Team
 from games.engine.hand import Call, Discard, HandState, Phase
 from games.engine.rules import PRESETS, LoneLead, Points, Rules, format_rules
 from games.engine.scoring import scoring_row
-from games.engine.words import and_list, team_word
+from games.engine.words import team_word
 
-from .question import Draft, Grading
+from .question import Draft, Explanation, Grading
 from .tricks import fixed_deal, skip_farmers
 
 __all__ = [
@@ -68,31 +68,32 @@ def lead_state(
     return state
 
 
-def explain_lead(state: HandState) -> str:
-    """Why the seat to lead in ``state`` (a :func:`lead_state`) leads, as a lesson says it."""
-    rules = state.rules
-    leader = state.current_seat
-    assert leader is not None
-    start = state.dealer.next
-    text = f"The player on the dealer's left, {start.word}, leads the first trick"
-    if state.alone and rules.lone_lead == "left_of_maker" and state.maker is not None:
-        start = state.maker.next
-        text = (
-            f"At this table a lone hand is led by the player on the lone maker's left, {start.word}"
-        )
-    skipped = []
-    seat = start
-    while state.sits_out(seat):
-        skipped.append(seat)
-        seat = seat.next
-    if skipped:
-        text += (
-            f", but {and_list([s.word for s in skipped])} sits out this hand, so the lead "
-            f"passes on to {leader.word}."
+def explain_lead(state: HandState) -> Explanation:
+    """Why the seat to lead in ``state`` (a :func:`lead_state`) leads; of each seat sitting
+    out, that it never leads."""
+    dealer, maker, leader = state.dealer, state.maker, state.current_seat
+    assert maker is not None and leader is not None
+    sitting = [s for s in Seat if state.sits_out(s)]
+    if state.alone and state.rules.lone_lead == "left_of_maker":
+        first = maker.next
+        why = f"The lone maker is {maker.word}, and the seat on its left is {first.word}"
+    else:
+        first = dealer.next
+        why = f"The seat on the dealer's left ({dealer.word} dealt) is {first.word}"
+    if first in sitting:
+        why += (
+            f", but {first.word} sits out, so the lead passes on to the next seat playing: "
+            f"{leader.word}."
         )
     else:
-        text += "."
-    return text
+        why += f", who plays this hand and leads: {leader.word}."
+    if not state.alone and state.defender_alone is None:
+        why = (
+            f"The seat on the dealer's left always leads the first trick when nobody goes "
+            f"alone: {dealer.word} dealt, so {leader.word} leads."
+        )
+    feedback = {s.value: f"{s.word} sits out this hand and never leads." for s in sitting}
+    return Explanation(why, feedback)
 
 
 def leader_question(rng: random.Random, level: int) -> Draft:
@@ -133,27 +134,7 @@ def leader_question(rng: random.Random, level: int) -> Draft:
         else "the first lead of a lone hand goes to the first seat playing on the dealer's left"
     )
     prompt = ". ".join(facts) + f". At this table {lead_rule}. Who leads the first trick?"
-
-    sitting = [s for s in Seat if state.sits_out(s)]
-    if alone and lone_lead == "left_of_maker":
-        first = maker.next
-        why = f"The lone maker is {maker.word}, and the seat on its left is {first.word}"
-    else:
-        first = dealer.next
-        why = f"The seat on the dealer's left ({dealer.word} dealt) is {first.word}"
-    if first in sitting:
-        why += (
-            f", but {first.word} sits out, so the lead passes on to the next seat playing: "
-            f"{leader.word}."
-        )
-    else:
-        why += f", who plays this hand and leads: {leader.word}."
-    if not alone and defender is None:
-        why = (
-            f"The seat on the dealer's left always leads the first trick when nobody goes "
-            f"alone: {dealer.word} dealt, so {leader.word} leads."
-        )
-    feedback = {s.value: f"{s.word} sits out this hand and never leads." for s in sitting}
+    why = explain_lead(state)
     return Draft(
         kind="leader",
         prompt=prompt,
@@ -161,7 +142,10 @@ def leader_question(rng: random.Random, level: int) -> Draft:
         choices=[s.value for s in Seat],
         multiple=False,
         grading=Grading(
-            answer=[leader.value], accepted=[leader.value], explanation=why, feedback=feedback
+            answer=[leader.value],
+            accepted=[leader.value],
+            explanation=why.text,
+            feedback=why.feedback,
         ),
     )
 
@@ -187,46 +171,6 @@ def points_scored(
         maker_tricks=maker_tricks,
     )
     return row, value, maker.team if to_makers else maker.team.other
-
-
-_RESULT_WORDS = {
-    "make": "the makers took three or four tricks",
-    "march": "the makers took every trick (a march)",
-    "lone_march": "a lone maker took all five tricks",
-    "euchre": "the makers took fewer than three tricks: they are euchred",
-    "lone_maker_euchred": "a lone maker was euchred",
-    "lone_defender_euchre": "a lone defender held the makers under three tricks",
-    "no_trump_make": "the makers of a no-trump hand took three or four tricks",
-}
-
-
-def explain_points(
-    rules: Rules,
-    maker: Seat,
-    maker_tricks: int,
-    *,
-    no_trump: bool,
-    alone: bool,
-    defender_alone: bool,
-    score: Mapping[str, int] | None = None,
-) -> str:
-    """What a result scores (:func:`points_scored`) and for whom, as a lesson says it;
-    with the ``score`` before the hand, whether it wins the game."""
-    row, value, team = points_scored(
-        rules, maker, maker_tricks, no_trump=no_trump, alone=alone, defender_alone=defender_alone
-    )
-    side = "makers" if maker.team is team else "defenders"
-    text = (
-        f"{_RESULT_WORDS[row][0].upper()}{_RESULT_WORDS[row][1:]}, "
-        f"so the {side} ({team}) score {value} point{'s' if value != 1 else ''}."
-    )
-    if row == "make" and alone:
-        text += " Going alone pays extra only for all five tricks."
-    if score is not None:
-        total = score[str(team)] + value
-        text += f" That brings {team} to {total} points in a game to {rules.target}"
-        text += ", so they win it." if total >= rules.target else "; the game goes on."
-    return text
 
 
 _ROW_WORDS = {
@@ -285,7 +229,6 @@ def points_question(rng: random.Random, level: int) -> Draft:
         defender_alone=defender is not None,
     )
     makers = maker.team
-    to_makers = scorer is makers
     answer = f"{scorer.value} {value}"
 
     result: dict[str, Any] = {"trump": trump, "maker": maker.value, "alone": alone}
@@ -315,27 +258,17 @@ def points_question(rng: random.Random, level: int) -> Draft:
         table += f", no-trump make {p.no_trump_make}"
     prompt = f"{facts}. {table}. Which side scores, and how many points?"
 
-    explanation = _ROW_WORDS[row].format(
-        k=f"{tricks} trick" + ("" if tricks == 1 else "s"),
-        pts=f"{value} point" + ("" if value == 1 else "s"),
-        makers=team_word(makers),
-        defenders=team_word(makers.other),
-    )
-    if alone and row in ("make", "no_trump_make"):
-        explanation += " Going alone pays more only for a march; 3 or 4 tricks score as usual."
-    if defender is not None and to_makers:
-        explanation += " The lone defender failed: the makers score as usual."
-    if defender is not None and alone and not to_makers:
-        explanation += " A lone defender's euchre counts before a lone maker's."
     choices = [f"{team.value} {v}" for team in (makers, makers.other) for v in _point_values(rules)]
     choices = sorted(set(choices) | {answer}, key=lambda c: (c[:2], int(c[3:])))
-    side = "makers" if to_makers else "defenders"
-    feedback = {}
-    for choice in choices:
-        if choice[:2] != scorer.value:
-            feedback[choice] = f"Not {team_word(scorer.other)}: the {side} score this hand."
-        elif choice != answer:
-            feedback[choice] = f"Not {choice[3:]}: this result is worth {value} at this table."
+    why = explain_points(
+        rules,
+        maker,
+        tricks,
+        no_trump=no_trump,
+        alone=alone,
+        defender_alone=defender is not None,
+        choices=choices,
+    )
     return Draft(
         kind="points",
         prompt=prompt,
@@ -343,6 +276,54 @@ def points_question(rng: random.Random, level: int) -> Draft:
         choices=choices,
         multiple=False,
         grading=Grading(
-            answer=[answer], accepted=[answer], explanation=explanation, feedback=feedback
+            answer=[answer], accepted=[answer], explanation=why.text, feedback=why.feedback
         ),
     )
+
+
+def explain_points(
+    rules: Rules,
+    maker: Seat,
+    maker_tricks: int,
+    *,
+    no_trump: bool,
+    alone: bool,
+    defender_alone: bool,
+    choices: list[str],
+    score: Mapping[str, int] | None = None,
+) -> Explanation:
+    """What a result scores (:func:`points_scored`) and for whom, and of each other of
+    ``choices`` (``"NS 2"``) why it is wrong; with the ``score`` before the hand, whether
+    the hand wins the game."""
+    row, value, scorer = points_scored(
+        rules, maker, maker_tricks, no_trump=no_trump, alone=alone, defender_alone=defender_alone
+    )
+    makers = maker.team
+    to_makers = scorer is makers
+    explanation = _ROW_WORDS[row].format(
+        k=f"{maker_tricks} trick" + ("" if maker_tricks == 1 else "s"),
+        pts=f"{value} point" + ("" if value == 1 else "s"),
+        makers=team_word(makers),
+        defenders=team_word(makers.other),
+    )
+    if alone and row in ("make", "no_trump_make"):
+        explanation += " Going alone pays more only for a march; 3 or 4 tricks score as usual."
+    if defender_alone and to_makers:
+        explanation += " The lone defender failed: the makers score as usual."
+    if defender_alone and alone and not to_makers:
+        explanation += " A lone defender's euchre counts before a lone maker's."
+    if score is not None:
+        total = score[str(scorer)] + value
+        explanation += f" That brings {team_word(scorer)} to {total} points in a game to "
+        explanation += f"{rules.target}" + (
+            ", so they win it." if total >= rules.target else "; the game goes on."
+        )
+    answer = f"{scorer.value} {value}"
+    side = "makers" if to_makers else "defenders"
+    feedback = {}
+    for choice in choices:
+        if choice[:2] != scorer.value:
+            feedback[choice] = f"Not {team_word(scorer.other)}: the {side} score this hand."
+        elif choice != answer:
+            feedback[choice] = f"Not {choice[3:]}: this result is worth {value} at this table."
+    return Explanation(explanation, feedback)

@@ -3,9 +3,9 @@ that may be played, the card that wins a trick.
 
 Each kind has one answer, worked out here from the engine's ``effective_suit`` and
 ``power`` (:func:`trick_winner`, :func:`trumps_in`, :func:`playable`), for the quiz's
-questions and the course's exercises alike, and the course's explanation of it
+questions and the course's exercises alike, and one explanation of it
 (:func:`explain_trick`, :func:`explain_trumps`, :func:`explain_legal`,
-:func:`explain_effective_suit`), which ``lessons.content`` calls.
+:func:`explain_effective_suit`), which the questions and ``lessons.content`` both use.
 
 The quiz's positions come from real hands: dealt by the engine, trump named, cards played
 by its rules (with the players favouring the cards a skill is about), so every trick could
@@ -15,19 +15,17 @@ have happened.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Mapping
 
 from games.engine.cards import (
     ALL_CARDS,
     Bower,
     Card,
-    CardError,
     Rank,
     Seat,
     Suit,
     bower,
     effective_suit,
-    parse_card,
     power,
     sort_cards,
 )
@@ -35,18 +33,15 @@ from games.engine.game import deal
 from games.engine.hand import NT, Call, HandState, Phase, Play
 from games.engine.rules import PRESETS, Rules
 from games.engine.words import (
-    NUMBERS,
-    and_list,
     capital,
     the,
     the_cards,
-    the_with_role,
     trick_text,
     trump_sentence,
     what_it_is,
 )
 
-from .question import Draft, Grading
+from .question import Draft, Explanation, Grading
 
 __all__ = [
     "effective_suit_question",
@@ -180,7 +175,16 @@ def _play_one(state: HandState, rng: random.Random, favour: Favour) -> None:
 # -- effective suit ------------------------------------------------------------------------
 
 
-def _explain_suit(card: Card, trump: Suit | None) -> str:
+def explain_effective_suit(card: Card, trump: Suit | None) -> Explanation:
+    """Which suit ``card`` belongs to in play under ``trump``, and why; its printed suit,
+    where that is wrong, is told so."""
+    feedback = {}
+    if trump is not None and effective_suit(card, trump) is not card.suit:
+        feedback[card.suit.value] = f"Not {card.suit.plural}."
+    return Explanation(_why_suit(card, trump), feedback)
+
+
+def _why_suit(card: Card, trump: Suit | None) -> str:
     if trump is None:
         return f"At no-trump there are no bowers: {the(card)} is simply a {card.suit.plural[:-1]}."
     which = bower(card, trump)
@@ -213,10 +217,7 @@ def effective_suit_question(rng: random.Random, level: int, *, focus_left: bool)
     else:
         card = rng.choice(ALL_CARDS)
     suit = effective_suit(card, trump)
-    explanation = _explain_suit(card, trump)
-    feedback = {}
-    if trump is not None and suit is not card.suit:
-        feedback[card.suit.value] = f"Not {card.suit.plural}."
+    why = explain_effective_suit(card, trump)
     position: dict[str, object] = {"trump": "NT" if trump is None else trump.value}
     position["card"] = str(card)
     if trump is None:
@@ -229,7 +230,7 @@ def effective_suit_question(rng: random.Random, level: int, *, focus_left: bool)
         choices=[s.value for s in Suit],
         multiple=False,
         grading=Grading(
-            answer=[suit.value], accepted=[suit.value], explanation=explanation, feedback=feedback
+            answer=[suit.value], accepted=[suit.value], explanation=why.text, feedback=why.feedback
         ),
     )
 
@@ -257,6 +258,27 @@ def trumps_question(rng: random.Random, level: int, *, focus_left: bool) -> Draf
             hand[next(i for i, c in enumerate(hand) if c not in wanted)] = card
     hand = [c for c in sort_cards(list(hand)) if c is not None]
     trumps = trumps_in(hand, trump)
+    why = explain_trumps(hand, trump)
+    return Draft(
+        kind="trumps",
+        prompt=f"{trump_sentence(trump)} Which cards of this hand are trumps? Choose every one.",
+        position={"trump": trump.value, "hand": [str(c) for c in hand]},
+        choices=[str(c) for c in hand],
+        multiple=True,
+        grading=Grading(
+            answer=[str(c) for c in trumps],
+            accepted=[str(c) for c in trumps],
+            explanation=why.text,
+            feedback=why.feedback,
+        ),
+    )
+
+
+def explain_trumps(hand: list[Card], trump: Suit) -> Explanation:
+    """Which cards of ``hand`` are trump (:func:`trumps_in`), and of each card why it is
+    or is not."""
+    trumps = trumps_in(hand, trump)
+    left = next(c for c in ALL_CARDS if bower(c, trump) is Bower.LEFT)
     feedback = {}
     for card in hand:
         if effective_suit(card, trump) is trump:
@@ -279,19 +301,7 @@ def trumps_question(rng: random.Random, level: int, *, focus_left: bool) -> Draf
         )
     if left in hand:
         explanation += f" {capital(the(left))} counts as a {trump.plural[:-1]}."
-    return Draft(
-        kind="trumps",
-        prompt=f"{trump_sentence(trump)} Which cards of this hand are trumps? Choose every one.",
-        position={"trump": trump.value, "hand": [str(c) for c in hand]},
-        choices=[str(c) for c in hand],
-        multiple=True,
-        grading=Grading(
-            answer=[str(c) for c in trumps],
-            accepted=[str(c) for c in trumps],
-            explanation=explanation,
-            feedback=feedback,
-        ),
-    )
+    return Explanation(explanation, feedback)
 
 
 # -- tricks in play ------------------------------------------------------------------------
@@ -377,10 +387,33 @@ def winner_question(rng: random.Random, level: int, *, focus_left: bool) -> Draf
 
 
 def _winner_draft(state: HandState, number: int, trump: Suit | None) -> Draft:
-    done = state.tricks[number]
-    trick = list(done.cards)
-    assert done.led is not None
-    led = done.led
+    trick = list(state.tricks[number].cards)
+    winner = trick_winner(trick, trump)
+    why = explain_trick(trick, trump)
+    position = _base_position(state, trump)
+    position["trick"] = [[seat.value, str(card)] for seat, card in trick]
+    prompt = (
+        f"{trump_sentence(trump)}{_lone_sentence(state)} The trick, in the order played: "
+        f"{trick_text(trick)}. Which card wins the trick?"
+    )
+    return Draft(
+        kind="winner",
+        prompt=prompt,
+        position=position,
+        choices=[str(card) for _, card in trick],
+        multiple=False,
+        grading=Grading(
+            answer=[str(winner)],
+            accepted=[str(winner)],
+            explanation=why.text,
+            feedback=why.feedback,
+        ),
+    )
+
+
+def explain_trick(trick: Trick, trump: Suit | None) -> Explanation:
+    """Why :func:`trick_winner` takes ``trick``, and of each other card why it loses."""
+    led = effective_suit(trick[0][1], trump)
     winner = trick_winner(trick, trump)
     trumps = [c for _, c in trick if trump is not None and effective_suit(c, trump) is trump]
     sentences = [_led_sentence(trick, trump)]
@@ -425,25 +458,7 @@ def _winner_draft(state: HandState, number: int, trump: Suit | None) -> Draft:
                 "so it cannot win."
             )
         feedback[str(card)] = why
-    position = _base_position(state, trump)
-    position["trick"] = [[seat.value, str(card)] for seat, card in trick]
-    prompt = (
-        f"{trump_sentence(trump)}{_lone_sentence(state)} The trick, in the order played: "
-        f"{trick_text(trick)}. Which card wins the trick?"
-    )
-    return Draft(
-        kind="winner",
-        prompt=prompt,
-        position=position,
-        choices=[str(card) for _, card in trick],
-        multiple=False,
-        grading=Grading(
-            answer=[str(winner)],
-            accepted=[str(winner)],
-            explanation=" ".join(sentences),
-            feedback=feedback,
-        ),
-    )
+    return Explanation(" ".join(sentences), feedback)
 
 
 def _wants_legal(state: HandState, level: int, focus_left: bool) -> bool:
@@ -484,20 +499,54 @@ def legal_question(rng: random.Random, level: int, *, focus_left: bool) -> Draft
 def _legal_draft(state: HandState, trump: Suit | None) -> Draft:
     seat = state.current_seat
     trick = state.current_trick
-    assert seat is not None and trick is not None and trick.led is not None
+    assert seat is not None and trick is not None
     hand = [c for c in sort_cards(list(state.hands[seat])) if c is not None]
-    led = trick.led
     cards = list(trick.cards)
+    why = explain_legal(hand, cards, trump)
+    position = _base_position(state, trump)
+    position["seat"] = seat.value
+    position["hand"] = [str(c) for c in hand]
+    position["trick"] = [[s.value, str(c)] for s, c in cards]
+    prompt = (
+        f"{trump_sentence(trump)}{_lone_sentence(state)} You are {seat.word}. The trick so "
+        f"far: {trick_text(cards)}. Which of your cards may you play? Choose every one."
+    )
     legal = playable(hand, cards, trump)
+    answer = [str(c) for c in hand if c in legal]
+    return Draft(
+        kind="legal",
+        prompt=prompt,
+        position=position,
+        choices=[str(c) for c in hand],
+        multiple=True,
+        grading=Grading(
+            answer=answer, accepted=answer, explanation=why.text, feedback=why.feedback
+        ),
+    )
+
+
+def explain_legal(
+    hand: list[Card], trick: Trick, trump: Suit | None, seat: Seat | None = None
+) -> Explanation:
+    """Which cards of ``hand`` may be played to ``trick`` (:func:`playable`), and of each
+    card why it may or may not; ``seat`` holds the hand (``None``: the learner, "you")."""
+    if not trick:
+        return Explanation("Whoever leads may lead any card.")
+    who = "you" if seat is None else seat.word
+    holds = "hold" if seat is None else "holds"
+    led = effective_suit(trick[0][1], trump)
+    legal = playable(hand, trick, trump)
     following = [c for c in hand if effective_suit(c, trump) is led]
-    sentences = [_led_sentence(cards, trump)]
+    sentences = [_led_sentence(trick, trump)]
     if following:
         sentences.append(
-            f"You can follow suit with {the_cards(following)}, so you must play "
+            f"{capital(who)} can follow suit with {the_cards(following)}, so {who} must play "
             + ("it." if len(following) == 1 else "one of them.")
         )
     else:
-        sentences.append(f"You hold no {led.plural[:-1]}, so you may play any card.")
+        sentences.append(
+            f"{capital(who)} {holds} no {led.plural[:-1]}, so {who} may play any card."
+        )
     for card in hand:
         if _is_left(card, trump) and trump is not None:
             if led is trump:
@@ -513,169 +562,13 @@ def _legal_draft(state: HandState, trump: Suit | None) -> Draft:
         if card in legal and card in following:
             why = f"{capital(what_it_is(card, trump))} follows {led.plural}, so it may be played."
         elif card in legal:
-            why = f"{capital(the(card))} may be played: you hold no {one}."
+            why = f"{capital(the(card))} may be played: {who} {holds} no {one}."
         elif _is_left(card, trump):
             why = (
                 f"{capital(what_it_is(card, trump))} may not be played: it is no {one}, and "
-                f"you can follow {led.plural}."
+                f"{who} can follow {led.plural}."
             )
         else:
-            why = f"{capital(the(card))} may not be played: you can follow {led.plural}."
+            why = f"{capital(the(card))} may not be played: {who} can follow {led.plural}."
         feedback[str(card)] = why
-    position = _base_position(state, trump)
-    position["seat"] = seat.value
-    position["hand"] = [str(c) for c in hand]
-    position["trick"] = [[s.value, str(c)] for s, c in cards]
-    prompt = (
-        f"{trump_sentence(trump)}{_lone_sentence(state)} You are {seat.word}. The trick so "
-        f"far: {trick_text(cards)}. Which of your cards may you play? Choose every one."
-    )
-    answer = [str(c) for c in hand if c in legal]
-    return Draft(
-        kind="legal",
-        prompt=prompt,
-        position=position,
-        choices=[str(c) for c in hand],
-        multiple=True,
-        grading=Grading(
-            answer=answer, accepted=answer, explanation=" ".join(sentences), feedback=feedback
-        ),
-    )
-
-
-# -- the course's explanations -------------------------------------------------------------
-# A lesson's exercise states its position as bare facts (a trick, a hand) and says why its
-# answer is right in these words; ``given`` is the learner's answer, canonical cards as
-# text, whose wrong cards are each told why they are wrong.
-
-
-def _cards_of(texts: Collection[str]) -> list[Card]:
-    cards = []
-    for text in sorted(texts):
-        try:
-            cards.append(parse_card(text))
-        except CardError:
-            continue
-    return cards
-
-
-def explain_trick(trick: Trick, trump: Suit | None, given: Collection[str] = ()) -> str:
-    """Why :func:`trick_winner` takes ``trick``, and why each other card ``given`` loses."""
-    led = effective_suit(trick[0][1], trump)
-    winner = trick_winner(trick, trump)
-    cards = [c for _, c in trick]
-    trumps = [c for c in cards if trump is not None and effective_suit(c, trump) is trump]
-    lead = the_with_role(cards[0], trump)
-    text = f"The lead, {lead}, makes {led.plural} the suit to follow."
-    if trump is not None and cards[0].suit is not led:
-        text = f"The lead, {lead}, is a {trump.plural[:-1]}, so trump was led."
-    if trumps:
-        if len(trumps) == 1:
-            text += f" Only one trump was played, {the_with_role(winner, trump)}, and it wins."
-        else:
-            text += f" The best trump on the table takes it: {the_with_role(winner, trump)}."
-    else:
-        text += (
-            f" Nobody played a trump, so the best {led.plural[:-1]} takes it: "
-            f"{the_with_role(winner, trump)}."
-        )
-    for card in _cards_of(set(given) - {str(winner)}):
-        if card not in cards:
-            continue
-        suit = effective_suit(card, trump)
-        if suit is trump:
-            reason = "is a trump, but a lower one"
-        elif suit is led:
-            reason = f"follows {led.plural}, but is beaten"
-        else:
-            reason = f"is neither {led.plural} nor trump, so it cannot win"
-        text += f" {capital(the_with_role(card, trump))} {reason}."
-    return text
-
-
-def explain_trumps(hand: list[Card], trump: Suit, given: Collection[str] = ()) -> str:
-    """Which cards of ``hand`` are trump (:func:`trumps_in`), and why each other card
-    ``given`` is not."""
-    trumps = trumps_in(hand, trump)
-    count = len(trumps)
-    text = (
-        f"With {trump.plural} trump this hand holds {NUMBERS[count]} trump"
-        f"{'s' if count != 1 else ''}: {and_list([the_with_role(c, trump) for c in trumps])}."
-    )
-    if any(_is_left(c, trump) for c in trumps):
-        text += (
-            f" The jack of {trump.same_colour.plural} is a {trump.plural[:-1]} for the whole "
-            "hand, whatever suit is printed on it."
-        )
-    right = {str(c) for c in trumps}
-    held = {str(c) for c in hand}
-    for card in _cards_of(set(given) - right):
-        if str(card) in held:
-            text += (
-                f" {capital(the_with_role(card, trump))} is a {card.suit.plural[:-1]}, not a trump."
-            )
-    fakes = [
-        c
-        for c in hand
-        if str(c) not in right and str(c) not in given and c.suit is trump.same_colour
-    ]
-    if fakes:
-        text += (
-            f" {and_list([the_with_role(c, trump) for c in fakes]).capitalize()} "
-            f"{'stays a' if len(fakes) == 1 else 'stay'} {trump.same_colour.plural[:-1]}"
-            f"{'' if len(fakes) == 1 else 's'}: only the jack changes suit."
-        )
-    return text
-
-
-def explain_legal(
-    hand: list[Card], trick: Trick, trump: Suit | None, given: Collection[str] = ()
-) -> str:
-    """Which cards of ``hand`` may be played to ``trick`` (:func:`playable`), and why each
-    other card ``given`` may not."""
-    if not trick:
-        return "Whoever leads may lead any card."
-    first = trick[0][1]
-    led = effective_suit(first, trump)
-    text = f"{capital(the_with_role(first, trump))} was led, so the suit to follow is {led.plural}."
-    following = [c for c in hand if effective_suit(c, trump) is led]
-    if following:
-        count = len(following)
-        text += (
-            f" This hand holds {NUMBERS[count]} {led.plural[:-1]}{'s' if count != 1 else ''}"
-            f", {and_list([the_with_role(c, trump) for c in following])}, "
-            f"and must play {'it' if count == 1 else 'one of them'}."
-        )
-        for card in _cards_of(set(given) - {str(c) for c in following}):
-            if card in hand:
-                text += f" {capital(the_with_role(card, trump))} does not follow {led.plural}."
-    else:
-        text += f" This hand has no {led.plural}, so any card may be played."
-    if trump is not None:
-        for card in hand:
-            if _is_left(card, trump) and card.suit is led:
-                text += (
-                    f" {capital(the(card))} is the left bower, a {trump.plural[:-1]}: "
-                    f"it does not follow {led.plural}."
-                )
-    return text
-
-
-def explain_effective_suit(card: Card, trump: Suit | None) -> str:
-    """Which suit ``card`` belongs to in play under ``trump``, and why."""
-    suit = effective_suit(card, trump)
-    if trump is None:
-        return f"In no-trump there are no bowers: {the(card)} is a {suit.plural[:-1]}."
-    which = bower(card, trump)
-    if which is Bower.LEFT:
-        return (
-            f"{capital(the_with_role(card, trump))} shares trump's colour: while "
-            f"{trump.plural} are trump it is a "
-            f"{trump.plural[:-1]}, second only to the jack of {trump.plural}."
-        )
-    if which is Bower.RIGHT:
-        return f"The jack of {trump.plural} is the right bower, the highest trump."
-    return (
-        f"Only the two jacks of trump's colour are special; {the_with_role(card, trump)} "
-        f"keeps its printed suit, {suit.plural}."
-    )
+    return Explanation(" ".join(sentences), feedback)

@@ -19,6 +19,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from analysis.models import AnalysisJob
+from analysis.solver.judgement import ACCURACY_K
 from analysis.solver.review import ReviewParams
 
 from .access import HandAccess, hand_for_viewer
@@ -27,7 +28,6 @@ from .engine.cards import Seat
 from .forms import CommentForm
 from .models import Hand, HandComment
 from .replay import (
-    ACCURACY_K,
     Params,
     Replay,
     build_page,
@@ -167,7 +167,7 @@ def hand_reanalyse(request: HttpRequest, pk: int) -> HttpResponse:
             params = ReviewParams.from_json(latest.params)
         except ValueError:
             params = ReviewParams()
-    job, created = AnalysisJob.objects.request(hand, params, queue=AnalysisJob.Queue.INTERACTIVE)
+    job, created = hand.request_analysis(params, queue=AnalysisJob.Queue.INTERACTIVE)
     if created:
         messages.success(request, "The review was asked for again; it is on its way.")
     elif job.status == AnalysisJob.Status.DONE:

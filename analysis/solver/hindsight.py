@@ -29,8 +29,10 @@ __all__ = [
     "discard_groups",
     "distinct_discards",
     "DealError",
+    "DoubleDummy",
     "Unknown",
     "dd_table",
+    "double_dummy",
     "hindsight_review",
     "iter_hindsight_review",
     "position_of",
@@ -365,6 +367,34 @@ def dd_table(record: HandRecord) -> dict[str, Any]:
         row["alone"] = alone
         table[str(strain)] = row
     return table
+
+
+@dataclass(frozen=True)
+class DoubleDummy:
+    """A deal's double-dummy table, as stored beside its review, or why it has none."""
+
+    table: dict[str, Any] | None
+    """What :func:`dd_table` gives; ``None`` when the deal cannot be solved."""
+    error: str = ""
+    """Why not (the :class:`DealError`'s message, ``hands.S: …``) when ``table`` is ``None``."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The table, or ``{"error": …}``: the lines of ``manage.py dd_table``."""
+        return {"error": self.error} if self.table is None else self.table
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> DoubleDummy:
+        if "error" in data:
+            return cls(None, str(data["error"]))
+        return cls(data)
+
+
+def double_dummy(record: HandRecord) -> DoubleDummy:
+    """The deal's :func:`dd_table`, or the reason there is none."""
+    try:
+        return DoubleDummy(dd_table(record))
+    except DealError as error:
+        return DoubleDummy(None, str(error))
 
 
 def principal_line(solver: Solver, position: Position) -> Line:

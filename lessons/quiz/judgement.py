@@ -24,6 +24,7 @@ from analysis.solver.foresight import (
     discard_foresight,
     paired_loss,
 )
+from analysis.solver.judgement import INACCURACY
 from analysis.solver.review import standard_policy
 from games.engine.cards import Card, Seat, Suit, effective_suit, parse_card, sort_cards
 from games.engine.game import deal
@@ -58,8 +59,9 @@ __all__ = [
 
 SAMPLES = 60
 """Layouts of the unseen cards sampled to grade a call or a card."""
-MIN_TOLERANCE = 0.15
-"""Points an option may lose against the best and still be marked right (at least)."""
+MIN_TOLERANCE = INACCURACY.threshold
+"""Points an option may lose against the best and still be marked right (at least): the
+review's threshold for an inaccuracy."""
 CLEAR_MARGIN = 0.5
 """A best-card question is asked only where the best card beats the second by this much."""
 SCORE_TEXT = (

@@ -8,7 +8,7 @@ import importlib
 import pytest
 
 MODULES = [
-    "analysis.solver.explain",
+    "analysis.solver.judgement",
     "games.strategy.observation",
     "games.strategy.policy",
     "games.engine.cards",

@@ -15,7 +15,7 @@ from games.exports import review_annotations
 from games.models import Hand, Match
 from tests.records import MARCH, SPEC_RECORD
 
-from .library_helpers import decision, finish_review, hand_of
+from .library_helpers import decision, finish_review, hand_of, review_of
 
 pytestmark = pytest.mark.django_db
 
@@ -89,7 +89,7 @@ def test_a_discards_mark_goes_on_the_last_call_and_says_so() -> None:
             "play": [],
         }
     )
-    review = {"decisions": [decision("call")] * 4 + [decision("discard", "mistake", chosen="9S")]}
+    review = review_of([decision("call")] * 4 + [decision("discard", "mistake", chosen="9S")])
     [note] = review_annotations(record, review)
     assert (note.kind, note.index, note.label) == ("call", 3, "[?]")
     assert note.text.startswith("The dealer's discard (9S): ")

@@ -47,7 +47,7 @@ def test_one_record_is_stored_and_its_ids_and_urls_returned(
     assert item["id"] == hand.pk and item["seat"] == "N" and item["title"] == "Spec"
     assert item["url"] == f"http://testserver{reverse('games:hand_review', args=[hand.pk])}"
     assert item["api_url"] == f"http://testserver{reverse('api:hand', args=[hand.pk])}"
-    assert AnalysisJob.objects.get(hand=hand).queue == "interactive"
+    assert hand.analysis_jobs.get().queue == "interactive"
 
 
 def test_several_records_become_a_match_on_the_bulk_queue(

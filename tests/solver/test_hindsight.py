@@ -5,7 +5,13 @@ from __future__ import annotations
 import copy
 import random
 
-from analysis.solver.hindsight import dd_table, hindsight_review, position_of
+from analysis.solver.hindsight import (
+    DoubleDummy,
+    dd_table,
+    double_dummy,
+    hindsight_review,
+    position_of,
+)
 from games.engine.cards import Seat, Team
 from games.engine.game import Game
 from games.engine.hand import Discard, HandState, Play
@@ -165,3 +171,18 @@ def test_a_fully_known_record_gives_the_state_the_json_round_trip_gives() -> Non
                 slow.apply(action)
             assert fast.hands == slow.hands, name
             assert fast.tricks_won == slow.tricks_won == record.state.tricks_won, name
+
+
+def test_a_deals_table_with_unknown_cards_says_whose_and_reads_back() -> None:
+    [record] = played_records(1, PRESETS["standard"], seed=8)
+    known = double_dummy(record)
+    assert (
+        known == DoubleDummy(dd_table(record)) and DoubleDummy.from_json(known.to_json()) == known
+    )
+    data = copy.deepcopy(record.canonical())
+    data["hands"]["E"] = ["??"] * 5
+    data["play"] = []
+    unknown = double_dummy(parse_record(data))
+    assert unknown.table is None and unknown.error.startswith("hands.E: ")
+    assert unknown.to_json() == {"error": unknown.error}
+    assert DoubleDummy.from_json(unknown.to_json()) == unknown

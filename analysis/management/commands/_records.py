@@ -1,6 +1,7 @@
-"""What the record commands (score_hand, analyze_hand, dd_table) share: reading PATH,
-one JSON line out per record in input order, an error line for a bad record, and
-exit status 2 when the input itself cannot be read (``shared/spec/commands.md``).
+"""What the record commands (analyze_hand, dd_table here, score_hand in games) share:
+reading PATH, one JSON line out per record in input order, an error line for a bad
+record, and exit status 2 when the input itself cannot be read
+(``shared/spec/commands.md``). It lives in the lower app so that both can use it.
 """
 
 from __future__ import annotations

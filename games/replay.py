@@ -455,12 +455,55 @@ class Page:
     play_on_finish: str = ""
 
 
+@dataclass(eq=False)
+class Node:
+    """One position of the hand: the deal, or the position after one more action.
+
+    Like python-chess's ``GameNode``, every node keeps its children: the main line's next
+    action and each what-if action tried from here, each built once by copying this
+    node's state and applying the action, never by dealing again. A node's state is
+    shared by everyone who reads it: copy it before applying anything to it.
+    """
+
+    state: HandState
+    parent: Node | None = None
+    seat: Seat | None = None
+    """The seat that took :attr:`action`; ``None`` at the deal."""
+    action: Action | None = None
+    """The action that led here from :attr:`parent`; ``None`` at the deal."""
+    children: dict[str, Node] = field(default_factory=dict)
+    """Each action tried from here, by its URL token (:func:`action_token`)."""
+
+    def child(self, action: Action) -> Node:
+        """The node after ``action`` from here, made the first time it is asked for.
+        Raises ``IllegalAction`` when the rules forbid it."""
+        # A discard the record leaves unknown has no token; only the main line takes it.
+        unknown = isinstance(action, Discard) and action.card is None
+        token = "x?" if unknown else action_token(action)
+        node = self.children.get(token)
+        if node is None:
+            seat = self.state.current_seat
+            state = self.state.copy()
+            state.apply(action)
+            node = Node(state, self, seat, action)
+            self.children[token] = node
+        return node
+
+
 class Replay:
-    """A hand's record and review, replayable to any step."""
+    """A hand's record and review as one tree of positions: the main line from the deal,
+    with each what-if line a branch of it (see :class:`Node`)."""
 
     def __init__(self, record: dict[str, Any], review: dict[str, Any] | None = None) -> None:
         self.record: HandRecord = parse_record(record)
         self.history: list[tuple[Seat, Action]] = list(self.record.state.history)
+        # The one deal of the page: every position, main line or what-if, grows from it.
+        node = Node(revealed_state(self.record))
+        self.mainline: list[Node] = [node]
+        """The main line's nodes: ``mainline[n]`` is the position after ``n`` actions."""
+        for _, action in self.history:
+            node = node.child(action)
+            self.mainline.append(node)
         decisions = (review or {}).get("decisions")
         # A review of another record (never expected) is ignored rather than misaligned.
         self.decisions: list[dict[str, Any]] | None = (
@@ -474,11 +517,9 @@ class Replay:
         return len(self.history)
 
     def state_at(self, step: int) -> HandState:
-        """The position after ``step`` actions, unknown cards filled in where play showed them."""
-        state = revealed_state(self.record)
-        for _, action in self.history[:step]:
-            state.apply(action)
-        return state
+        """The position after ``step`` actions, unknown cards filled in where play showed
+        them. The tree's own state: copy it before applying anything to it."""
+        return self.mainline[step].state
 
     def decision(self, step: int) -> dict[str, Any] | None:
         if self.decisions is None or not 0 <= step < self.total:
@@ -514,32 +555,32 @@ class Replay:
             line = line[1:]
         return step, line
 
-    def play_line(self, step: int, line: tuple[str, ...]) -> tuple[HandState, list[str], str]:
-        """The position after the side line ``line`` from ``step``: the state, the tokens
-        that were legal, and a message about the first one that was not (or "")."""
-        state = self.state_at(step)
+    def branch(self, step: int, line: tuple[str, ...]) -> tuple[Node, list[str], str]:
+        """The node the side line ``line`` reaches from ``step``: the node, the tokens that
+        were legal, and a message about the first one that was not (or "")."""
+        node = self.mainline[step]
         done: list[str] = []
         for token in line:
+            state = node.state
             seat = state.current_seat
             try:
                 action = parse_token(token)
             except ActionError:
-                return state, done, f"“{token[:30]}” is not a call or a card."
+                return node, done, f"“{token[:30]}” is not a call or a card."
             if state.is_terminal or seat is None:
-                return state, done, "The hand is over: there is nothing more to play."
+                return node, done, "The hand is over: there is nothing more to play."
             if action not in state.legal_actions():
-                trial = state.copy()
                 try:
-                    trial.apply(action)
+                    state.copy().apply(action)
                 except IllegalAction as error:
                     reason = str(error)
                 else:
                     reason = f"it is not one of {seat.word}'s choices here"
                 label = action_label(action, state)
-                return state, done, f"{seat.word} cannot {_verb(action)} {label}: {reason}."
-            state.apply(action)
+                return node, done, f"{seat.word} cannot {_verb(action)} {label}: {reason}."
+            node = node.child(action)
             done.append(token)
-        return state, done, ""
+        return node, done, ""
 
 
 def _verb(action: Action) -> str:
@@ -657,16 +698,16 @@ def build_page(
         return page_url(base, params, default_seat, **changes)
 
     side: SideLine | None = None
+    node = replay.mainline[step]
     if line:
-        state, done, error = replay.play_line(step, line)
+        node, done, error = replay.branch(step, line)
         line = tuple(done)
         params = Params(step, params.seat, params.view, line, params.share, "")
-        side = _side_line(replay, state, params, url, error)
+        side = _side_line(replay, node, params, url, error)
         if not line:  # nothing legal was left: back on the main line
             side = None
             notes.append(error)
-    else:
-        state = replay.state_at(step)
+    state = node.state
 
     viewer = params.seat
     see_all = params.view == "all"
@@ -752,8 +793,8 @@ def build_page(
     # The move lists of the main line, marks included, each a link to its step.
     auction: list[MoveView] = []
     moves: list[MoveView] = []
-    walk = replay.state_at(0)
     for i, (seat, action) in enumerate(replay.history):
+        walk = replay.mainline[i].state
         d = replay.decision(i) or {}
         dealer_sees = see_all or viewer is walk.dealer
         label = describe(seat, action, walk, discard_visible=dealer_sees)
@@ -775,7 +816,6 @@ def build_page(
             comments=comment_counts.get(i, 0),
         )
         (moves if isinstance(action, Play | Discard) else auction).append(view)
-        walk.apply(action)
 
     tricks = _completed_tricks(state, card_marks)
     play_on = []
@@ -783,7 +823,7 @@ def build_page(
         play_on = [
             (action_label(a, state), url(line=(action_token(a),))) for a in state.legal_actions()
         ]
-    announce = _announcement(replay, state, step, line, see_all, viewer)
+    announce = _announcement(replay, node, step, line, see_all, viewer)
     jumps = {}
     for cls in CLASSES:
         target = replay.next_of_class(step, viewer, cls)
@@ -838,13 +878,14 @@ def build_page(
 
 def _announcement(
     replay: Replay,
-    state: HandState,
+    node: Node,
     step: int,
     line: tuple[str, ...],
     see_all: bool,
     viewer: Seat,
 ) -> str:
     """What the live region says at this step."""
+    state = node.state
     at = step + len(line)
     parts = []
     if line:
@@ -856,15 +897,11 @@ def _announcement(
             f"The deal: {replay.record.dealer.word} deals; the upcard is "
             f"{the(replay.record.upcard, None)}."
         )
-    elif state.history:
+    elif node.parent is not None and node.seat is not None and node.action is not None:
         # Describe the last action from the position before it.
-        if line:
-            previous, _, _ = replay.play_line(step, line[:-1])
-        else:
-            previous = replay.state_at(at - 1)
-        seat, action = state.history[-1]
+        seat, action = node.seat, node.action
         dealer_sees = see_all or viewer is state.dealer
-        parts.append(describe(seat, action, previous, discard_visible=dealer_sees))
+        parts.append(describe(seat, action, node.parent.state, discard_visible=dealer_sees))
         if isinstance(action, Play) and state.tricks:
             trick = _shown_trick(state)
             if trick is not None and len(trick.cards) == len(state.active_seats):
@@ -945,21 +982,21 @@ def _decision_panel(
 
 def _side_line(
     replay: Replay,
-    state: HandState,
+    node: Node,
     params: Params,
     url: Callable[..., str],
     error: str,
 ) -> SideLine:
     step, line = params.step, params.line
+    state = node.state
     # Words for the moves of the line, each described from the position before it.
-    walk = replay.state_at(step)
     moves = []
-    for token in line:
-        action = parse_token(token)
-        seat = walk.current_seat
-        assert seat is not None
-        moves.append(describe(seat, action, walk, discard_visible=True))
-        walk.apply(action)
+    walk = node
+    for _ in line:
+        assert walk.parent is not None and walk.seat is not None and walk.action is not None
+        moves.append(describe(walk.seat, walk.action, walk.parent.state, discard_visible=True))
+        walk = walk.parent
+    moves.reverse()
     choices = []
     hidden = ""
     to_act = state.current_seat
@@ -1006,11 +1043,12 @@ def with_solver_moves(replay: Replay, params: Params) -> tuple[Params, str]:
         return params, ""
     step = min(max(params.step, 0), replay.total)
     step, line = replay.normalise(step, params.line)
-    state, done, error = replay.play_line(step, line)
+    node, done, error = replay.branch(step, line)
     if error:
         return Params(step, params.seat, params.view, tuple(done), params.share), error
     try:
-        taken = solver_finish(state, moves=1 if params.auto == "1" else None)
+        # The solver plays on a copy: the tree's states are never changed.
+        taken = solver_finish(node.state.copy(), moves=1 if params.auto == "1" else None)
         message = ""
     except SolverError as problem:
         taken = []
@@ -1084,8 +1122,8 @@ def build_summary(
             SeatSummary(seat, None if accuracy is None else round(accuracy), graded, counts)
         )
     mistakes = []
-    walk = replay.state_at(0)
     for i, (seat, action) in enumerate(replay.history):
+        walk = replay.mainline[i].state
         d = replay.decision(i)
         if d and d.get("mark"):
             foresight = d.get("foresight") or {}
@@ -1106,7 +1144,6 @@ def build_summary(
                     url(i),
                 )
             )
-        walk.apply(action)
     dd_rows = []
     dd_error = ""
     if table is None:

@@ -373,3 +373,64 @@ def test_a_hand_without_a_review_job_offers_its_owner_a_review(
     with django_capture_on_commit_callbacks(execute=True):
         client.post(reverse("games:hand_reanalyse", args=[hand.pk]))
     assert hand.analysis_jobs.get().status == AnalysisJob.Status.QUEUED
+
+
+# -- the work a page does ---------------------------------------------------------------------
+
+
+@pytest.fixture
+def deals(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
+    """How many hand states are dealt (``HandState`` built), and how many double-dummy
+    tables are searched, from here on."""
+    from games import replay as replay_module
+    from games.engine.hand import HandState
+
+    counts = {"states": 0, "dd_tables": 0}
+    build = HandState.__init__
+    search = replay_module.dd_table
+
+    def counting_build(self: HandState, *args: Any, **kwargs: Any) -> None:
+        counts["states"] += 1
+        build(self, *args, **kwargs)
+
+    def counting_search(*args: Any, **kwargs: Any) -> Any:
+        counts["dd_tables"] += 1
+        return search(*args, **kwargs)
+
+    monkeypatch.setattr(HandState, "__init__", counting_build)
+    monkeypatch.setattr(replay_module, "dd_table", counting_search)
+    return counts
+
+
+@pytest.mark.parametrize(
+    ("query", "htmx"),
+    [
+        ({}, False),
+        ({"step": "14"}, False),
+        ({"step": "500"}, False),
+        ({"step": "14"}, True),
+        ({"step": str(marked_step("blunder")), "line": "what-if"}, False),
+        ({"step": str(marked_step("blunder")), "line": "what-if"}, True),
+        ({"step": str(marked_step("blunder")), "line": "what-if", "auto": "all"}, True),
+    ],
+)
+def test_a_replay_page_deals_the_hand_once(
+    client: Client,
+    alice: User,
+    reviewed: Hand,
+    deals: dict[str, int],
+    query: dict[str, str],
+    htmx: bool,
+) -> None:
+    """One state reads the record at the door; one is the deal the page's tree of
+    positions grows from. Nothing else deals the hand again, whatever the page shows
+    (the double-dummy table's own search aside, until it is stored with the review)."""
+    if query.get("line") == "what-if":
+        step = int(query["step"])
+        query = {**query, "line": review()["decisions"][step]["foresight"]["best"]}
+    login(client, alice)
+    deals.update(states=0, dd_tables=0)
+    headers = {"HX-Request": "true"} if htmx else {}
+    response = client.get(url(reviewed, **query), headers=headers)
+    assert response.status_code == 200
+    assert deals["states"] - deals["dd_tables"] == 2

@@ -12,9 +12,9 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games.engine.cards import parse_card
+from games.engine.words import card_text
 from games.forms import PRESET_LABELS
 from games.models import Hand
-from games.table import card_text
 from lessons.models import Lesson
 from lessons.quiz.skills import SKILLS
 

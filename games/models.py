@@ -16,6 +16,7 @@ from games.engine.game import Game
 from games.engine.hand import Action, Discard, HandState, IllegalAction, Phase, Play
 from games.engine.record import HandRecord, format_record, parse_record, record_from_state
 from games.engine.rules import Rules, format_rules, parse_rules
+from games.engine.words import card_text, control_label
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -351,8 +352,6 @@ class Hand(models.Model):
 
 def _advice(action: Action, state: HandState) -> str:
     """A hint's advice in words: ``Play the A♥``, ``Order it up (♥ hearts trump)``…"""
-    from games.table import card_text, control_label
-
     if isinstance(action, Play | Discard):
         verb = "Play" if isinstance(action, Play) else "Discard"
         return f"{verb} the {card_text(action.card)}" if action.card is not None else verb

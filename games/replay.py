@@ -31,23 +31,31 @@ from analysis.solver.hindsight import (
     position_of,
     revealed_state,
 )
-from analysis.solver.review import call_label, standard_policy
+from analysis.solver.review import standard_policy
 from games.engine.actions import ActionError, format_action, parse_action
-from games.engine.cards import ALL_CARDS, Card, Seat, Suit, Team, card_name, parse_seat
+from games.engine.cards import ALL_CARDS, Card, Seat, Suit, Team, parse_seat
 from games.engine.hand import (
     NT,
     Action,
     Discard,
-    FarmerRedeal,
-    FarmerSwap,
     HandState,
     IllegalAction,
     Phase,
     Play,
 )
 from games.engine.record import HandRecord, parse_record
+from games.engine.words import (
+    action_label,
+    call_label,
+    card_name,
+    card_text,
+    describe,
+    result_text,
+    strain_text,
+    the,
+)
 
-from .table import card_text, sort_hand, strain_text
+from .table import sort_hand
 
 VIEWS = ("all", "seat")
 """``all``: every card visible; ``seat``: only what the point-of-view seat saw."""
@@ -55,7 +63,6 @@ VIEWS = ("all", "seat")
 CLASSES = ("blunder", "mistake", "inaccuracy")
 MARKS = {"blunder": "??", "mistake": "?", "inaccuracy": "?!"}
 CLASS_KEYS = {"blunder": "b", "mistake": "m", "inaccuracy": "i"}
-TEAM_WORDS = {Team.NS: "North–South", Team.EW: "East–West"}
 MAX_LINE = 40
 """A side line never needs more actions than a whole hand has; longer ones are cut."""
 
@@ -198,90 +205,11 @@ ALL_CARDS_BY_TEXT = {str(c): c for c in ALL_CARDS}
 # -- words ------------------------------------------------------------------------------
 
 
-def action_label(action: Action, state: HandState) -> str:
-    """An option in words, for the seat about to take it in ``state``."""
-    if isinstance(action, Play):
-        return card_text(action.card)
-    if isinstance(action, Discard):
-        return "?" if action.card is None else card_text(action.card)
-    if isinstance(action, FarmerSwap):
-        return "Swap " + " ".join(card_text(c) for c in action.cards) + " for the kitty"
-    if isinstance(action, FarmerRedeal):
-        return "Show a farmer's hand (redeal)"
-    alone = " alone" if action.alone else ""
-    if action.kind == "pass":
-        return {Phase.FARMER: "Keep the hand", Phase.DEFEND: "Don't defend alone"}.get(
-            state.phase, "Pass"
-        )
-    if action.kind == "defend_alone":
-        return "Defend alone"
-    if action.kind == "order_up":
-        verb = "Pick it up" if state.current_seat is state.dealer else "Order it up"
-        return f"{verb} ({strain_text(state.upcard.suit)}){alone}"
-    assert action.suit is not None
-    return ("Call no-trump" if action.suit == NT else f"Name {strain_text(action.suit)}") + alone
-
-
 def option_key(action: Action) -> str:
     """How the review names an option: a card's text, or the call's label."""
     if isinstance(action, Play | Discard):
         return "" if action.card is None else str(action.card)
     return call_label(action)
-
-
-def the(card: Card, trump: Suit | None) -> str:
-    """``the jack of diamonds, left bower``: a card's name inside a sentence."""
-    name = card_name(card, trump)
-    return "the " + name[0].lower() + name[1:]
-
-
-def describe(seat: Seat, action: Action, state: HandState, *, discard_visible: bool) -> str:
-    """One sentence about an action taken in ``state`` (the state before it)."""
-    name = seat.word
-    trump = state.trump
-    if isinstance(action, Play):
-        return f"{name} plays {the(action.card, trump)}."
-    if isinstance(action, Discard):
-        if action.card is None or not discard_visible:
-            return f"{name} discards a card."
-        return f"{name} discards {the(action.card, trump)}."
-    if isinstance(action, FarmerSwap):
-        return f"{name} swaps a farmer's hand for the kitty."
-    if isinstance(action, FarmerRedeal):
-        return f"{name} shows a farmer's hand: the cards are dealt again."
-    if action.kind == "pass":
-        return f"{name} passes."
-    if action.kind == "defend_alone":
-        return f"{name} defends alone."
-    alone = ", alone" if action.alone else ""
-    if action.kind == "order_up":
-        verb = "picks it up" if seat is state.dealer else "orders it up"
-        return f"{name} {verb}: {state.upcard.suit.plural} are trump{alone}."
-    assert action.suit is not None
-    if action.suit == NT:
-        return f"{name} calls no-trump{alone}."
-    return f"{name} names {action.suit.plural}{alone}."
-
-
-def result_text(state: HandState) -> str:
-    """The hand's outcome once it is over: who made what and the points."""
-    result = state.result()
-    if state.passed_out or result.maker is None or result.points is None:
-        if isinstance(state.farmer, FarmerRedeal):
-            return "A farmer's hand was shown: nobody scores."
-        return "Everyone passed twice: nobody scores."
-    maker = result.maker
-    team = maker.team
-    tricks = result.tricks[team]
-    scorer = max(result.points, key=lambda t: result.points[t] if result.points else 0)
-    points = result.points[scorer]
-    strain = "no-trump" if result.trump == NT else Suit(result.trump).plural
-    lone = " alone" if result.alone else ""
-    return (
-        f"{maker.word} called {strain}{lone}; {TEAM_WORDS[team]} took {tricks} "
-        f"trick{'s' if tricks != 1 else ''}. {TEAM_WORDS[scorer]} score "
-        f"{points} point{'s' if points != 1 else ''}."
-    )
 
 
 def _phase_word(state: HandState) -> str:

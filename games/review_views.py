@@ -24,6 +24,7 @@ from analysis.solver.review import ReviewParams
 from .access import HandAccess, hand_for_viewer
 from .comments import CommentError, comment_url, delete_comment, edit_comment, post_comment
 from .engine.cards import Seat
+from .engine.words import result_text
 from .forms import CommentForm
 from .models import Hand, HandComment
 from .replay import (
@@ -34,7 +35,6 @@ from .replay import (
     build_summary,
     page_url,
     parse_params,
-    result_text,
     with_solver_moves,
 )
 

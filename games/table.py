@@ -13,26 +13,26 @@ from typing import TYPE_CHECKING
 from games.engine.actions import format_action
 from games.engine.cards import (
     Card,
-    Rank,
     Seat,
     Suit,
     Team,
-    card_name,
     effective_suit,
     power,
     sort_cards,
 )
 from games.engine.hand import (
-    NT,
-    Action,
-    Call,
-    Discard,
-    FarmerRedeal,
-    FarmerSwap,
-    HandState,
     Phase,
     Play,
-    Strain,
+)
+from games.engine.words import (
+    call_text,
+    card_name,
+    card_text,
+    control_label,
+    play_news,
+    strain_text,
+    summary_text,
+    you_or_name,
 )
 
 if TYPE_CHECKING:
@@ -40,21 +40,6 @@ if TYPE_CHECKING:
 
 HUMAN = Seat.S
 POSITIONS = {Seat.N: "north", Seat.W: "west", Seat.E: "east", Seat.S: "south"}
-TEAM_NAMES = {Team.NS: "You and North", Team.EW: "West and East"}
-
-
-def who(seat: Seat) -> str:
-    return "You" if seat is HUMAN else seat.word
-
-
-def card_text(card: Card) -> str:
-    """The card as people write it: ``10♥``, ``J♠``."""
-    rank = "10" if card.rank is Rank.TEN else card.rank.letter
-    return rank + card.suit.symbol
-
-
-def strain_text(strain: Strain) -> str:
-    return "no-trump" if strain == NT else f"{strain.symbol} {strain.plural}"
 
 
 @dataclass(frozen=True)
@@ -119,104 +104,6 @@ class Table:
     game_over: str = ""
     tricks_played: list[tuple[int, str, str, list[CardView]]] = field(default_factory=list)
     """Each finished trick: its number, who led, who won, the cards in playing order."""
-
-
-def call_text(seat: Seat, call: Call, state: HandState) -> str:
-    """A call in the auction list: ``Pass``, ``Order up``, ``Name ♠ spades alone``."""
-    if call.kind == "pass":
-        text = "Pass"
-    elif call.kind == "order_up":
-        text = "Pick it up" if seat is state.dealer else "Order up"
-    elif call.kind == "defend_alone":
-        text = "Defend alone"
-    else:
-        assert call.suit is not None
-        text = "No-trump" if call.suit == NT else f"Name {strain_text(call.suit)}"
-    return text + (" alone" if call.alone else "")
-
-
-def control_label(action: Action, state: HandState) -> str:
-    """The words on the button for one of South's choices."""
-    if isinstance(action, FarmerSwap):
-        return "Swap " + " ".join(card_text(c) for c in action.cards) + " for the kitty"
-    if isinstance(action, FarmerRedeal):
-        return "Show my farmer's hand and ask for a redeal"
-    assert isinstance(action, Call)
-    alone = " and go alone" if action.alone else ""
-    if action.kind == "pass":
-        return {Phase.FARMER: "Keep my hand", Phase.DEFEND: "Don't defend alone"}.get(
-            state.phase, "Pass"
-        )
-    if action.kind == "defend_alone":
-        return "Defend alone"
-    if action.kind == "order_up":
-        verb = "Pick it up" if state.dealer is HUMAN else "Order it up"
-        return f"{verb} ({strain_text(state.upcard.suit)} trump){alone}"
-    assert action.suit is not None
-    if action.suit == NT:
-        return f"Call no-trump{alone}"
-    return f"Name {strain_text(action.suit)}{alone}"
-
-
-def describe(seat: Seat, action: Action, state: HandState) -> str:
-    """One sentence for the live region about an action just taken."""
-    name = who(seat)
-    you = seat is HUMAN
-    if isinstance(action, Call):
-        if action.kind == "pass":
-            return f"{name} {'pass' if you else 'passes'}."
-        if action.kind == "defend_alone":
-            return f"{name} {'defend' if you else 'defends'} alone."
-        alone = f", and {'go' if you else 'goes'} alone" if action.alone else ""
-        if action.kind == "order_up":
-            trump = state.upcard.suit.plural
-            if seat is state.dealer:
-                return f"{name} {'pick' if you else 'picks'} it up: {trump} are trump{alone}."
-            return f"{name} {'order' if you else 'orders'} it up: {trump} are trump{alone}."
-        assert action.suit is not None
-        if action.suit == NT:
-            return f"{name} {'call' if you else 'calls'} no-trump{alone}."
-        return f"{name} {'name' if you else 'names'} {action.suit.plural}{alone}."
-    if isinstance(action, Discard):
-        if you and action.card is not None:
-            return f"You discard the {card_name(action.card, state.trump)}."
-        return f"{name} discards a card."
-    if isinstance(action, Play):
-        return f"{name} {'play' if you else 'plays'} the {card_name(action.card, state.trump)}."
-    if isinstance(action, FarmerSwap):
-        return f"{name} {'swap' if you else 'swaps'} a farmer's hand for the kitty."
-    return f"{name} {'show' if you else 'shows'} a farmer's hand: the cards are dealt again."
-
-
-def summary_text(state: HandState) -> str:
-    result = state.result()
-    if state.passed_out or result.maker is None or result.points is None:
-        if isinstance(state.farmer, FarmerRedeal):
-            return "A farmer's hand was shown: nobody scores and the next dealer deals."
-        return "Everyone passed twice: nobody scores and the next dealer deals."
-    maker = result.maker
-    strain = "no-trump" if result.trump == NT else Suit(result.trump).plural
-    lone = " alone" if result.alone else ""
-    made = f"{who(maker)} called {strain}{lone}."
-    if result.defender_alone is not None:
-        made += f" {who(result.defender_alone)} defended alone."
-    tricks = result.tricks[maker.team]
-    scorer = max(result.points, key=lambda t: result.points[t] if result.points else 0)
-    points = result.points[scorer]
-    outcome = {
-        "make": "made it",
-        "march": "took all five tricks: a march",
-        "lone_march": "took all five tricks alone",
-        "euchre": "were euchred",
-        "lone_maker_euchred": "were euchred",
-        "lone_defender_euchre": "were euchred by a lone defender",
-        "no_trump_make": "made it",
-    }.get(result.row or "", "")
-    side = "You and North" if maker.team is Team.NS else "West and East"
-    return (
-        f"{made} {side} took {tricks} trick{'s' if tricks != 1 else ''} and {outcome}. "
-        f"{TEAM_NAMES[scorer]} score {points} point{'s' if points != 1 else ''}."
-    )
 
 
 def sort_hand(cards: list[Card | None], trump: Suit | None) -> list[Card]:
@@ -300,18 +187,18 @@ def build_table(game: GamePlay, live: Live) -> Table:
     elif state.strain is None:
         upcard_note = "Turned down"
     elif state.picked_up:
-        upcard_note = f"Picked up by {who(state.dealer)}"
+        upcard_note = f"Picked up by {you_or_name(state.dealer)}"
     else:
         upcard_note = "Not picked up"
 
     news = []
     if state.history:
         seat, action = state.history[-1]
-        news.append(describe(seat, action, state))
+        news.append(play_news(seat, action, state))
         if isinstance(action, Play) and winner is not None:
-            news.append(f"{who(winner)} {'win' if winner is HUMAN else 'wins'} the trick.")
+            news.append(f"{you_or_name(winner)} {'win' if winner is HUMAN else 'wins'} the trick.")
     else:
-        news.append(f"Hand {game.hand_number}: {who(state.dealer)} dealt.")
+        news.append(f"Hand {game.hand_number}: {you_or_name(state.dealer)} dealt.")
     if state.is_terminal:
         news.append(summary_text(state))
     elif state.current_seat is HUMAN and not automatic:
@@ -328,15 +215,15 @@ def build_table(game: GamePlay, live: Live) -> Table:
 
     trick_note = ""
     if winner is not None:
-        trick_note = f"{who(winner)} won the trick."
+        trick_note = f"{you_or_name(winner)} won the trick."
     tricks_played = []
     for number, trick in enumerate(state.tricks, 1):
         if len(trick.cards) == len(state.active_seats):
             tricks_played.append(
                 (
                     number,
-                    who(trick.leader),
-                    who(state.trick_winner(trick)),
+                    you_or_name(trick.leader),
+                    you_or_name(state.trick_winner(trick)),
                     [card_view(c, trump) for _, c in trick.cards],
                 )
             )
@@ -348,9 +235,11 @@ def build_table(game: GamePlay, live: Live) -> Table:
         prompt=prompt,
         upcard=card_view(state.upcard, trump),
         upcard_note=upcard_note,
-        auction=[(who(s), call_text(s, c, state)) for s, c in state.auction],
+        auction=[(you_or_name(s), call_text(s, c, state)) for s, c in state.auction],
         trump="" if state.strain is None else strain_text(state.strain),
-        maker="" if state.maker is None else who(state.maker) + (" alone" if state.alone else ""),
+        maker=""
+        if state.maker is None
+        else you_or_name(state.maker) + (" alone" if state.alone else ""),
         tricks_won={"us": state.tricks_won[Team.NS], "them": state.tricks_won[Team.EW]},
         scores={"us": live.game.scores[Team.NS], "them": live.game.scores[Team.EW]},
         news=news,

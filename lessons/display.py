@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.engine.cards import Suit, card_name, parse_card, parse_seat, parse_suit
-from games.table import card_text
+from games.engine.words import card_text
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ A what-if side line branches off the main line at a step and lists its own actio
 the URL (``line=9S.KC``, see :func:`action_token`); the engine checks each of them.
 
 Everything here is plain functions and dataclasses over the record and the review, so
-it is tested without a browser; ``games.review_views`` only reads the request and
+it is tested without a browser; ``games.views.replay`` only reads the request and
 renders.
 """
 

@@ -24,7 +24,7 @@ from django.db import (
 from django.db.models import F
 from django.utils import timezone
 
-from analysis.solver.review import SOLVER_VERSION, ReviewParams, review_hand
+from analysis.solver.review import SOLVER_VERSION, Review, ReviewParams, review_hand
 from games.engine.record import RecordError, parse_record
 
 if TYPE_CHECKING:
@@ -135,6 +135,10 @@ class AnalysisResult(models.Model):
 
     def __str__(self) -> str:
         return f"Review {self.record_hash[:12]} {self.params_key} v{self.solver_version}"
+
+    def as_review(self) -> Review:
+        """The stored review as a value."""
+        return Review.from_json(self.review)
 
 
 @dataclass
@@ -423,7 +427,7 @@ class AnalysisJob(models.Model):
             record_hash=self.record_hash,
             params_key=self.params_key,
             solver_version=self.solver_version,
-            defaults={"review": review, "seconds": time.monotonic() - started},
+            defaults={"review": review.to_json(), "seconds": time.monotonic() - started},
         )
         self._finish(attempt, result, from_cache=not created)
 

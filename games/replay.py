@@ -15,7 +15,6 @@ renders.
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -31,6 +30,7 @@ from analysis.solver.hindsight import (
     position_of,
     revealed_state,
 )
+from analysis.solver.judgement import MARKS, mean_accuracy
 from analysis.solver.review import standard_policy
 from games.engine.actions import ActionError, format_action, parse_action
 from games.engine.cards import ALL_CARDS, Card, Seat, Suit, Team, parse_seat
@@ -60,32 +60,12 @@ from .table import sort_hand
 VIEWS = ("all", "seat")
 """``all``: every card visible; ``seat``: only what the point-of-view seat saw."""
 
-CLASSES = ("blunder", "mistake", "inaccuracy")
-MARKS = {"blunder": "??", "mistake": "?", "inaccuracy": "?!"}
+CLASSES = tuple(mark.name for mark in MARKS)
 CLASS_KEYS = {"blunder": "b", "mistake": "m", "inaccuracy": "i"}
 MAX_LINE = 40
 """A side line never needs more actions than a whole hand has; longer ones are cut."""
 
 # -- accuracy ----------------------------------------------------------------------------
-
-ACCURACY_A = 103.1668
-ACCURACY_K = 1.44
-ACCURACY_C = ACCURACY_A - 100  # so that no loss scores exactly 100
-
-
-def decision_accuracy(loss: float) -> float:
-    """The accuracy (0–100) of one decision that gave up ``loss`` expected points.
-
-    Lichess's move-accuracy curve, ``103.1668 × e^(−0.04354 × Δwin%) − 3.1669``, with the
-    drop in winning chances replaced by the expected points given up, at 1 point ≈ 33
-    win-% points (0.04354 × 33 ≈ 1.44). No loss scores 100; the review's thresholds score
-    about 80 (an inaccuracy, 0.15), 59 (a mistake, 0.35) and 34 (a blunder, 0.70).
-
-    >>> [round(decision_accuracy(x)) for x in (0, 0.15, 0.35, 0.7, 2.0)]
-    [100, 80, 59, 34, 3]
-    """
-    value = ACCURACY_A * math.exp(-ACCURACY_K * max(loss, 0.0)) - ACCURACY_C
-    return min(100.0, max(0.0, value))
 
 
 def seat_accuracy(decisions: list[dict[str, Any]], seat: Seat) -> float | None:
@@ -99,9 +79,7 @@ def seat_accuracy(decisions: list[dict[str, Any]], seat: Seat) -> float | None:
         for d in decisions
         if d.get("seat") == seat.value and "loss" in (d.get("foresight") or {})
     ]
-    if not losses:
-        return None
-    return sum(decision_accuracy(x) for x in losses) / len(losses)
+    return mean_accuracy(losses)
 
 
 # -- parameters --------------------------------------------------------------------------

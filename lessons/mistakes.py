@@ -14,6 +14,8 @@ from typing import Any
 
 from analysis.solver.explain import short_name
 from analysis.solver.hindsight import revealed_state
+from analysis.solver.judgement import INACCURACY
+from analysis.solver.review import DecisionReview, Foresight, Review
 from games.engine.cards import Seat, card_name, parse_card
 from games.engine.hand import NT, HandState
 from games.engine.record import HandRecord
@@ -21,11 +23,9 @@ from games.engine.rules import format_rules
 
 __all__ = ["TOLERANCE", "MistakeQuestion", "mistake_questions"]
 
-TOLERANCE = 0.15
+TOLERANCE = INACCURACY.threshold
 """Points an option may give up against the best and still be marked right: the review's
 threshold for an inaccuracy."""
-
-MARKED = ("mistake", "blunder")
 
 
 @dataclass(frozen=True)
@@ -53,18 +53,19 @@ def _call_words(label: str) -> str:
 
 
 def mistake_questions(
-    record: HandRecord, review: dict[str, Any], seat: Seat, title: str
+    record: HandRecord, review: Review, seat: Seat, title: str
 ) -> list[MistakeQuestion]:
     """One question for each decision of ``seat`` the review marked a mistake or a blunder."""
     questions: list[MistakeQuestion] = []
-    if len(review.get("decisions", [])) != len(record.state.history):
+    if len(review.decisions) != len(record.state.history):
         return questions  # a review made before calls were reviewed: nothing to line up
     state = revealed_state(record)
     for index, ((who, action), decision) in enumerate(
-        zip(record.state.history, review["decisions"], strict=True)
+        zip(record.state.history, review.decisions, strict=True)
     ):
-        foresight = decision.get("foresight") or {}
-        if who is seat and decision.get("class") in MARKED and foresight.get("options"):
+        foresight = decision.foresight
+        marked = decision.mark is not None and decision.mark.is_mistake
+        if who is seat and marked and foresight is not None and foresight.options:
             question = _question(index, state, seat, decision, foresight, title)
             if question is not None:
                 questions.append(question)
@@ -76,13 +77,13 @@ def _question(
     index: int,
     state: HandState,
     seat: Seat,
-    decision: dict[str, Any],
-    foresight: dict[str, Any],
+    decision: DecisionReview,
+    foresight: Foresight,
     title: str,
 ) -> MistakeQuestion | None:
-    field = "call" if decision["kind"] == "call" else "card"
-    values = {option[field]: float(option["ev"]) for option in foresight["options"]}
-    best = foresight["best"]
+    field = decision.field
+    values = {option.option: float(option.ev) for option in foresight.options}
+    best = foresight.best or ""
     accepted = sorted(c for c, ev in values.items() if ev >= values[best] - TOLERANCE)
     hand = [c for c in state.hands[seat] if c is not None]
     position: dict[str, Any] = {
@@ -93,7 +94,7 @@ def _question(
         "upcard": str(state.upcard),
     }
     intro = f"From {title}. You are {seat.word}; {state.dealer.word} dealt. "
-    if decision["kind"] == "call":
+    if decision.kind == "call":
         kind = "call"
         position["auction"] = [
             {"seat": s.value, "call": c.kind, **({"suit": str(c.suit)} if c.suit else {})}
@@ -111,7 +112,7 @@ def _question(
         position["trump"] = None if state.strain is None else str(state.strain)
         if trick is not None and trick.cards:
             position["trick"] = [[s.value, str(c)] for s, c in trick.cards]
-        if decision["kind"] == "discard":
+        if decision.kind == "discard":
             prompt = (
                 f"{intro}{_strain_words(state)}You picked up the {card_name(state.upcard)}. "
                 "Which card do you discard?"
@@ -125,13 +126,13 @@ def _question(
             so_far = f"The trick so far: {played}. " if played else "You lead. "
             prompt = f"{intro}{_strain_words(state)}{so_far}Which card do you play?"
         choices = sorted(values, key=lambda c: parse_card(c).index)
-    chosen = decision["chosen"]
+    chosen = decision.chosen or ""
     explanation = (
         f"In the game you chose {_option_words(chosen, field)}; "
-        f"{_option_words(best, field)} was worth more. {decision.get('explanation') or ''}"
+        f"{_option_words(best, field)} was worth more. {decision.explanation or ''}"
     ).strip()
     numbers = {
-        "samples": foresight.get("samples"),
+        "samples": foresight.samples,
         "tolerance": TOLERANCE,
         "options": [
             {"option": option, "expected_points": round(ev, 3), "accepted": option in accepted}

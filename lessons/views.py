@@ -402,7 +402,7 @@ def _next_mistake(user: Any) -> QuizQuestion | None:
         if job is None or job.result is None:
             continue
         record = parse_record(hand.record)
-        for question in mistake_questions(record, job.result.review, HUMAN_SEAT, str(hand)):
+        for question in mistake_questions(record, job.result.as_review(), HUMAN_SEAT, str(hand)):
             seed = hand.pk * 1000 + question.decision
             if seed in seen:
                 continue

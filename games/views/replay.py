@@ -18,13 +18,13 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from analysis.models import AnalysisJob
+from analysis.solver.judgement import ACCURACY_K
 from analysis.solver.review import ReviewParams
 from games.access import hand_for_viewer
 from games.engine.cards import Seat
 from games.engine.words import result_text
 from games.models import Hand, HandComment
 from games.replay import (
-    ACCURACY_K,
     Params,
     Replay,
     build_page,

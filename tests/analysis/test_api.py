@@ -56,7 +56,7 @@ def test_a_finished_analysis_gives_the_review(
     assert response.status_code == 200
     body = response.json()
     assert body["status"] == "done" and body["progress"] == {"done": 4, "total": 4}
-    assert body["result"]["decisions"] == [{"n": n} for n in range(4)]
+    assert body["result"]["decisions"] == fake_review.decisions_json()
     assert body["finished_at"] and body["error"] == ""
 
 
@@ -132,7 +132,7 @@ def test_asking_for_an_identical_hand_gives_the_cached_review_at_once(
     assert response.status_code == 200
     body = response.json()
     assert body["hand"] == bobs.pk and body["from_cache"] is True
-    assert body["result"]["decisions"] == [{"n": n} for n in range(4)]
+    assert body["result"]["decisions"] == fake_review.decisions_json()
     assert fake_review.calls == 1
 
 

@@ -8,6 +8,7 @@ in this process.
 import itertools
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -16,7 +17,8 @@ from django.db import OperationalError
 from accounts.models import User
 from analysis import models, tasks
 from analysis.models import AnalysisJob, AnalysisResult, TransientJobError
-from analysis.solver.review import SOLVER_VERSION, ReviewParams
+from analysis.solver.judgement import BLUNDER, INACCURACY, MISTAKE
+from analysis.solver.review import SOLVER_VERSION, Review, ReviewParams
 from games.engine.record import RecordError
 from games.models import Hand
 
@@ -125,13 +127,13 @@ def test_a_finished_review_updates_the_hands_count_of_mistakes_at_once(
     alice: User, fake_review: FakeReview, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     hand = make_hand(alice)
-    marked = [{"class": "blunder"}, {"class": "inaccuracy"}, {"class": "mistake"}, {}]
+    marks = [BLUNDER, INACCURACY, MISTAKE, None]
     original = fake_review.__call__
 
-    def with_marks(*args: Any, **kwargs: Any) -> dict[str, Any]:
+    def with_marks(*args: Any, **kwargs: Any) -> Review:
         review = original(*args, **kwargs)
-        review["decisions"] = marked
-        return review
+        marked = tuple(replace(d, mark=m) for d, m in zip(review.decisions, marks, strict=True))
+        return replace(review, decisions=marked)
 
     monkeypatch.setattr(models, "review_hand", with_marks)
     job_of(hand).run("worker@one")

@@ -57,7 +57,7 @@ def test_the_player_practises_the_decisions_they_got_wrong(client: Client) -> No
         record_hash=hand.record_hash,
         params_key=job.params_key,
         solver_version=job.solver_version,
-        review=review,
+        review=review.to_json(),
         seconds=1.0,
     )
     AnalysisJob.objects.filter(pk=job.pk).update(status="done", result=result)

@@ -33,5 +33,5 @@ class Command(RecordCommand):
         if not 0 <= options["samples"] <= 2000:
             raise CommandError("--samples: expected a whole number from 0 to 2000", returncode=2)
         params = ReviewParams(samples=options["samples"], seed=options["seed"])
-        review = review_hand(record, params)
+        review = review_hand(record, params).to_json()
         return {"result": review["result"], "decisions": review["decisions"]}

@@ -3,7 +3,7 @@
 A hand's steps are its actions in order (every call, the discard, every card): step 0
 is the deal, step N the position after N actions, with the decision taken there being
 action N. The review (``analysis.solver.review.review_hand``) has one entry per action,
-in the same order, so decision N is ``review["decisions"][N]``.
+in the same order, so decision N is ``review.decisions[N]``.
 
 A what-if side line branches off the main line at a step and lists its own actions in
 the URL (``line=9S.KC``, see :func:`action_token`); the engine checks each of them.
@@ -30,8 +30,8 @@ from analysis.solver.hindsight import (
     position_of,
     revealed_state,
 )
-from analysis.solver.judgement import MARKS, mean_accuracy
-from analysis.solver.review import standard_policy
+from analysis.solver.judgement import MARKS, Mark
+from analysis.solver.review import DecisionReview, Review, standard_policy
 from games.engine.actions import ActionError, format_action, parse_action
 from games.engine.cards import ALL_CARDS, Card, Seat, Suit, Team, parse_seat
 from games.engine.hand import (
@@ -60,27 +60,8 @@ from .table import sort_hand
 VIEWS = ("all", "seat")
 """``all``: every card visible; ``seat``: only what the point-of-view seat saw."""
 
-CLASSES = tuple(mark.name for mark in MARKS)
-CLASS_KEYS = {"blunder": "b", "mistake": "m", "inaccuracy": "i"}
 MAX_LINE = 40
 """A side line never needs more actions than a whole hand has; longer ones are cut."""
-
-# -- accuracy ----------------------------------------------------------------------------
-
-
-def seat_accuracy(decisions: list[dict[str, Any]], seat: Seat) -> float | None:
-    """The mean accuracy of ``seat``'s graded decisions, or ``None`` when it has none.
-
-    A decision counts when the review valued its options by foresight (it has a
-    ``loss``); forced choices and decisions that could not be reviewed do not.
-    """
-    losses = [
-        float(d["foresight"]["loss"])
-        for d in decisions
-        if d.get("seat") == seat.value and "loss" in (d.get("foresight") or {})
-    ]
-    return mean_accuracy(losses)
-
 
 # -- parameters --------------------------------------------------------------------------
 
@@ -400,7 +381,7 @@ class Replay:
     """A hand's record and review as one tree of positions: the main line from the deal,
     with each what-if line a branch of it (see :class:`Node`)."""
 
-    def __init__(self, record: dict[str, Any], review: dict[str, Any] | None = None) -> None:
+    def __init__(self, record: dict[str, Any], review: Review | None = None) -> None:
         self.record: HandRecord = parse_record(record)
         self.history: list[tuple[Seat, Action]] = list(self.record.state.history)
         # The one deal of the page: every position, main line or what-if, grows from it.
@@ -410,13 +391,10 @@ class Replay:
         for _, action in self.history:
             node = node.child(action)
             self.mainline.append(node)
-        decisions = (review or {}).get("decisions")
         # A review of another record (never expected) is ignored rather than misaligned.
-        self.decisions: list[dict[str, Any]] | None = (
-            decisions
-            if isinstance(decisions, list) and len(decisions) == len(self.history)
-            else None
-        )
+        aligned = review is not None and len(review.decisions) == len(self.history)
+        self.review: Review | None = review if aligned else None
+        """The hand's review, the one the page reads its marks and values from."""
 
     @property
     def total(self) -> int:
@@ -427,30 +405,32 @@ class Replay:
         them. The tree's own state: copy it before applying anything to it."""
         return self.mainline[step].state
 
-    def decision(self, step: int) -> dict[str, Any] | None:
-        if self.decisions is None or not 0 <= step < self.total:
+    def decision(self, step: int) -> DecisionReview | None:
+        """The review of the decision taken at ``step``, once the review is done."""
+        if self.review is None or not 0 <= step < self.total:
             return None
-        return self.decisions[step]
+        return self.review.decisions[step]
 
     def marked(self, seat: Seat | None = None) -> list[int]:
         """The steps of the marked decisions, of ``seat`` only when given."""
-        if self.decisions is None:
-            return []
-        return [
-            i
-            for i, d in enumerate(self.decisions)
-            if d.get("mark") and (seat is None or d.get("seat") == seat.value)
-        ]
+        return [] if self.review is None else self.review.marked(seat)
 
-    def next_of_class(self, step: int, seat: Seat, cls: str) -> int | None:
-        """The step of ``seat``'s next decision of class ``cls`` after ``step``, wrapping
+    def next_marked(self, step: int, seat: Seat, mark: Mark) -> int | None:
+        """The step of ``seat``'s next decision marked ``mark`` after ``step``, wrapping
         round to the first; ``None`` when there is none."""
-        if self.decisions is None:
-            return None
-        steps = [i for i in self.marked(seat) if self.decisions[i].get("class") == cls]
+        steps = [
+            i for i in self.marked(seat) if self.review and self.review.decisions[i].mark == mark
+        ]
         if not steps:
             return None
         return next((i for i in steps if i > step), steps[0])
+
+    def dd_table(self) -> tuple[dict[str, Any] | None, str]:
+        """The deal's double-dummy table, or ``None`` and why it has none."""
+        try:
+            return dd_table(self.record), ""
+        except DealError as error:
+            return None, _dd_unavailable(error)
 
     # -- side lines ------------------------------------------------------------------------
 
@@ -623,9 +603,9 @@ def build_page(
     # Marks on the cards and calls of the main line, for the lists and the table.
     marks: dict[tuple[Seat, Card], tuple[str, str]] = {}
     for i, (seat, action) in enumerate(replay.history):
-        decision = replay.decision(i)
-        if decision and decision.get("mark") and isinstance(action, Play):
-            marks[(seat, action.card)] = (decision["mark"], decision.get("class") or "")
+        reviewed = replay.decision(i)
+        if reviewed and reviewed.mark and isinstance(action, Play):
+            marks[(seat, action.card)] = (reviewed.mark.glyph, reviewed.mark.name)
 
     # The decision about to be taken, for the viewer's attention.
     decision = None
@@ -701,7 +681,8 @@ def build_page(
     moves: list[MoveView] = []
     for i, (seat, action) in enumerate(replay.history):
         walk = replay.mainline[i].state
-        d = replay.decision(i) or {}
+        d = replay.decision(i)
+        mark = None if d is None else d.mark
         dealer_sees = see_all or viewer is walk.dealer
         label = describe(seat, action, walk, discard_visible=dealer_sees)
         if isinstance(action, Play):
@@ -715,8 +696,8 @@ def build_page(
             seat.word,
             text,
             label,
-            d.get("mark") or "",
-            d.get("class") or "",
+            "" if mark is None else mark.glyph,
+            "" if mark is None else mark.name,
             url(step=i, line=()),
             current=side is None and i == step,
             comments=comment_counts.get(i, 0),
@@ -731,10 +712,10 @@ def build_page(
         ]
     announce = _announcement(replay, node, step, line, see_all, viewer)
     jumps = {}
-    for cls in CLASSES:
-        target = replay.next_of_class(step, viewer, cls)
+    for each in MARKS:
+        target = replay.next_marked(step, viewer, each)
         if target is not None:
-            jumps[cls] = url(step=target, line=())
+            jumps[each.name] = url(step=target, line=())
     if side is not None:
         nav = Nav(
             first=url(step=0, line=()),
@@ -831,33 +812,33 @@ def _decision_panel(
     kind = (
         "play" if isinstance(action, Play) else "discard" if isinstance(action, Discard) else "call"
     )
-    d = replay.decision(step) or {}
+    d = replay.decision(step)
+    mark = None if d is None else d.mark
     panel = DecisionPanel(
         seat=seat,
         kind=kind,
         chosen=action_label(action, state),
-        mark=d.get("mark") or "",
-        cls=d.get("class") or "",
-        explanation=d.get("explanation") or "",
+        mark="" if mark is None else mark.glyph,
+        cls="" if mark is None else mark.name,
+        explanation=(d.explanation if d else None) or "",
     )
     if not see_all and seat is not params.seat:
         panel.hidden = True
         return panel
-    foresight = d.get("foresight") or {}
-    ev = {o.get("call") or o.get("card"): o for o in foresight.get("options", [])}
-    dd = {o["card"]: o["dd_tricks"] for o in d.get("options", []) if "card" in o}
-    best_key = foresight.get("best", "")
+    foresight = None if d is None else d.foresight
+    dd = {o.card: o.dd_tricks for o in (d.options if d and d.options else ())}
+    best_key = (foresight.best if foresight else None) or ""
     chosen_key = option_key(action)
     rows = []
     for option in state.legal_actions():
         key = option_key(option)
-        value = ev.get(key)
+        value = None if foresight is None else foresight.value_of(key)
         rows.append(
             OptionRow(
                 label=action_label(option, state),
                 key=key,
-                ev=None if value is None else value["ev"],
-                se=None if value is None else value["se"],
+                ev=None if value is None else value.ev,
+                se=None if value is None else value.se,
                 dd=dd.get(key),
                 chosen=key == chosen_key,
                 best=bool(best_key) and key == best_key,
@@ -872,17 +853,18 @@ def _decision_panel(
     if best_key:
         best_row = next((r for r in rows if r.key == best_key), None)
         panel.best = best_row.label if best_row else best_key
-    if "loss" in foresight:
-        panel.loss = foresight["loss"]
-        panel.samples = foresight.get("samples")
-    if replay.decisions is None:
+    if foresight is not None and foresight.graded:
+        panel.loss = foresight.loss
+        panel.samples = foresight.samples
+    if d is None:
         panel.note = "The review is not ready yet: the options are shown without their values."
-    elif foresight.get("forced") or len(rows) == 1:
+    elif (foresight is not None and foresight.forced) or len(rows) == 1:
         panel.note = "Only one choice was possible here."
-    elif "reason" in foresight:
-        panel.note = f"Not reviewed: {foresight['reason']}."
-    elif d.get("reviewable") is False and not foresight:
-        panel.note = f"Not reviewed: {d.get('reason', 'cards are unknown')}."
+    elif foresight is not None and not foresight.graded:
+        panel.note = f"Not reviewed: {foresight.reason}."
+    elif not d.reviewable and foresight is None:
+        reason = "cards are unknown" if d.reason is None else d.reason
+        panel.note = f"Not reviewed: {reason}."
     return panel
 
 
@@ -999,31 +981,15 @@ class Summary:
     tricks: dict[str, int]
 
 
-def _graded(decision: dict[str, Any]) -> bool:
-    return "loss" in (decision.get("foresight") or {})
-
-
-def build_summary(
-    replay: Replay,
-    *,
-    url: Callable[[int], str],
-    table: dict[str, Any] | None = None,
-) -> Summary:
+def build_summary(replay: Replay, *, url: Callable[[int], str]) -> Summary:
     """Each seat's accuracy, the marked decisions with their links, the deal's double-dummy
     table and the points. ``url(step)`` links to a step of the main line."""
-    decisions = replay.decisions or []
+    review = replay.review
     seats = []
     for seat in Seat:
-        accuracy = seat_accuracy(decisions, seat)
-        graded = sum(
-            1
-            for d in decisions
-            if d.get("seat") == seat.value and "loss" in (d.get("foresight") or {})
-        )
-        counts = {
-            cls: sum(1 for d in decisions if d.get("seat") == seat.value and d.get("class") == cls)
-            for cls in CLASSES
-        }
+        accuracy = None if review is None else review.accuracy(seat)
+        graded = 0 if review is None else sum(1 for d in review.of_seat(seat) if d.graded)
+        counts = {m.name: 0 if review is None else review.count(m, seat) for m in MARKS}
         seats.append(
             SeatSummary(seat, None if accuracy is None else round(accuracy), graded, counts)
         )
@@ -1031,11 +997,12 @@ def build_summary(
     for i, (seat, action) in enumerate(replay.history):
         walk = replay.mainline[i].state
         d = replay.decision(i)
-        if d and d.get("mark"):
-            foresight = d.get("foresight") or {}
+        if d is not None and d.mark is not None:
+            foresight = d.foresight
+            best_key = None if foresight is None else foresight.best
             best = ""
             for option in walk.legal_actions():
-                if option_key(option) == foresight.get("best"):
+                if option_key(option) == best_key:
                     best = action_label(option, walk)
             where = f" (trick {len(walk.tricks)})" if isinstance(action, Play) else ""
             mistakes.append(
@@ -1043,20 +1010,15 @@ def build_summary(
                     i,
                     seat.word,
                     describe(seat, action, walk, discard_visible=True).rstrip(".") + where,
-                    d["mark"],
-                    d.get("class") or "",
-                    foresight.get("loss"),
+                    d.mark.glyph,
+                    d.mark.name,
+                    d.loss,
                     best,
                     url(i),
                 )
             )
     dd_rows = []
-    dd_error = ""
-    if table is None:
-        try:
-            table = dd_table(replay.record)
-        except DealError as error:
-            dd_error = _dd_unavailable(error)
+    table, dd_error = replay.dd_table()
     for strain, row in (table or {}).items():
         name = "No-trump" if strain == NT else strain_text(Suit(strain)).capitalize()
         dd_rows.append((name, row["NS"], 5 - row["NS"], dict(row["alone"])))

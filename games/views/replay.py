@@ -86,7 +86,7 @@ def hand_review(request: HttpRequest, pk: int) -> HttpResponse:
     default_seat = _default_seat(hand)
     params, notes = parse_params(request.GET, default_seat, access.share_token)
     latest, done = _jobs(hand)
-    review = done.result.review if done is not None and done.result is not None else None
+    review = done.result.as_review() if done is not None and done.result is not None else None
     replay = Replay(hand.record, review)
     base = reverse("games:hand_review", args=[hand.pk])
 

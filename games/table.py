@@ -11,19 +11,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from games.engine.actions import format_action
-from games.engine.cards import (
-    Card,
-    Seat,
-    Suit,
-    Team,
-    effective_suit,
-    power,
-    sort_cards,
-)
-from games.engine.hand import (
-    Phase,
-    Play,
-)
+from games.engine.cards import Card, Seat, Suit, Team, effective_suit, power, sort_cards
+from games.engine.hand import Phase, Play
 from games.engine.words import (
     call_text,
     card_name,
@@ -187,20 +176,22 @@ def build_table(game: GamePlay, live: Live) -> Table:
     elif state.strain is None:
         upcard_note = "Turned down"
     elif state.picked_up:
-        upcard_note = f"Picked up by {you_or_name(state.dealer)}"
+        upcard_note = f"Picked up by {you_or_name(state.dealer, HUMAN)}"
     else:
         upcard_note = "Not picked up"
 
     news = []
     if state.history:
         seat, action = state.history[-1]
-        news.append(play_news(seat, action, state))
+        news.append(play_news(seat, action, state, HUMAN))
         if isinstance(action, Play) and winner is not None:
-            news.append(f"{you_or_name(winner)} {'win' if winner is HUMAN else 'wins'} the trick.")
+            news.append(
+                f"{you_or_name(winner, HUMAN)} {'win' if winner is HUMAN else 'wins'} the trick."
+            )
     else:
-        news.append(f"Hand {game.hand_number}: {you_or_name(state.dealer)} dealt.")
+        news.append(f"Hand {game.hand_number}: {you_or_name(state.dealer, HUMAN)} dealt.")
     if state.is_terminal:
-        news.append(summary_text(state))
+        news.append(summary_text(state, HUMAN))
     elif state.current_seat is HUMAN and not automatic:
         news.append(prompt)
     elif state.current_seat is HUMAN:
@@ -215,15 +206,15 @@ def build_table(game: GamePlay, live: Live) -> Table:
 
     trick_note = ""
     if winner is not None:
-        trick_note = f"{you_or_name(winner)} won the trick."
+        trick_note = f"{you_or_name(winner, HUMAN)} won the trick."
     tricks_played = []
     for number, trick in enumerate(state.tricks, 1):
         if len(trick.cards) == len(state.active_seats):
             tricks_played.append(
                 (
                     number,
-                    you_or_name(trick.leader),
-                    you_or_name(state.trick_winner(trick)),
+                    you_or_name(trick.leader, HUMAN),
+                    you_or_name(state.trick_winner(trick), HUMAN),
                     [card_view(c, trump) for _, c in trick.cards],
                 )
             )
@@ -235,11 +226,11 @@ def build_table(game: GamePlay, live: Live) -> Table:
         prompt=prompt,
         upcard=card_view(state.upcard, trump),
         upcard_note=upcard_note,
-        auction=[(you_or_name(s), call_text(s, c, state)) for s, c in state.auction],
+        auction=[(you_or_name(s, HUMAN), call_text(s, c, state)) for s, c in state.auction],
         trump="" if state.strain is None else strain_text(state.strain),
         maker=""
         if state.maker is None
-        else you_or_name(state.maker) + (" alone" if state.alone else ""),
+        else you_or_name(state.maker, HUMAN) + (" alone" if state.alone else ""),
         tricks_won={"us": state.tricks_won[Team.NS], "them": state.tricks_won[Team.EW]},
         scores={"us": live.game.scores[Team.NS], "them": live.game.scores[Team.EW]},
         news=news,
@@ -249,7 +240,7 @@ def build_table(game: GamePlay, live: Live) -> Table:
         # A finished trick stays on the table a little longer, to be seen.
         automatic_pause_ms=1600 if winner is not None else 900,
         hand_over=state.is_terminal,
-        summary=summary_text(state) if state.is_terminal else "",
+        summary=summary_text(state, HUMAN) if state.is_terminal else "",
         trick_note=trick_note,
         game_over=game_over,
         tricks_played=tricks_played,

@@ -36,7 +36,6 @@ from games.engine.cards import (
     Seat,
     Suit,
     Team,
-    card_name,
     effective_suit,
     parse_card,
     parse_seat,
@@ -57,6 +56,7 @@ from games.engine.hand import (
 )
 from games.engine.rules import RuleError, Rules, format_rules, parse_rules
 from games.engine.scoring import scoring_row
+from games.engine.words import card_name
 
 __all__ = [
     "CONTENT_DIR",

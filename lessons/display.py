@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from games.engine.cards import Suit, card_name, parse_card, parse_seat, parse_suit
-from games.engine.words import card_text
+from games.engine.cards import Suit, parse_card, parse_seat, parse_suit
+from games.engine.words import card_name, card_text
 
 
 @dataclass(frozen=True)

@@ -12,14 +12,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from analysis.solver.explain import short_name
 from analysis.solver.hindsight import revealed_state
 from analysis.solver.judgement import INACCURACY
 from analysis.solver.review import DecisionReview, Foresight, Review
-from games.engine.cards import Seat, card_name, parse_card
+from games.engine.cards import Seat, parse_card
 from games.engine.hand import NT, HandState
 from games.engine.record import HandRecord
 from games.engine.rules import format_rules
+from games.engine.words import card_name, short_name
 
 __all__ = ["TOLERANCE", "MistakeQuestion", "mistake_questions"]
 

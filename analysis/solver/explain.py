@@ -9,22 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.engine.cards import Card, Rank, Seat, Suit, effective_suit
-from games.strategy.policy import describe_hand
+from games.engine.cards import Card, Seat, Suit
+from games.engine.words import call_words, describe_hand, points_text, short_name, the_short, who
 
-__all__ = ["Line", "explain_call", "explain_card", "short_name"]
-
-
-def short_name(card: Card, trump: Suit | None = None) -> str:
-    """``10♦``, ``J♥``; the bowers say which they are."""
-    rank = "10" if card.rank is Rank.TEN else card.rank.letter
-    text = rank + card.suit.symbol
-    if trump is not None and card.rank is Rank.JACK:
-        if card.suit is trump:
-            text += " (the right bower)"
-        elif effective_suit(card, trump) is trump:
-            text += " (the left bower)"
-    return text
+__all__ = ["Line", "explain_call", "explain_card"]
 
 
 @dataclass(frozen=True)
@@ -34,10 +22,6 @@ class Line:
     first_trick: int
     """The number (1-5) of the first trick in ``winners``."""
     winners: tuple[tuple[Seat, Card], ...]
-
-
-def _points(value: float) -> str:
-    return f"{value:.2f} point" + ("" if abs(value - 1) < 0.005 else "s")
 
 
 def explain_card(
@@ -52,11 +36,19 @@ def explain_card(
     chosen_line: Line | None,
     best_line: Line | None,
 ) -> str:
-    """One sentence on why ``best`` beats ``chosen``, built from the analysis."""
+    """One sentence on why ``best`` beats ``chosen``, built from the analysis.
+
+    >>> from games.engine.cards import parse_card
+    >>> print(explain_card(kind="play", seat=Seat.S, chosen=parse_card("9H"),
+    ...     best=parse_card("JD"), loss=0.5, samples=100, trump=Suit.HEARTS,
+    ...     chosen_line=None, best_line=None))  # doctest: +NORMALIZE_WHITESPACE
+    Playing the 9♥ gives up 0.50 points on average against the J♦ (the left bower),
+    over 100 layouts of the cards you could not see.
+    """
     verb = "Discarding" if kind == "discard" else "Playing"
-    mine, theirs = _name(chosen, trump), _name(best, trump)
+    mine, theirs = short_name(chosen, trump), short_name(best, trump)
     start = (
-        f"{verb} the {mine} gives up {_points(loss)} on average against the {theirs}, "
+        f"{verb} the {mine} gives up {points_text(loss)} on average against the {theirs}, "
         f"over {samples} layouts of the cards you could not see"
     )
     if chosen_line is None or best_line is None:
@@ -73,44 +65,14 @@ def explain_card(
             continue
         if ours_best:
             return (
-                f"{start}: in this deal {_who(w_chosen, seat)} then takes trick {trick} with "
-                f"the {_name(c_chosen, trump)}, a trick the {theirs} would have kept for your side."
+                f"{start}: in this deal {who(w_chosen, seat)} then takes trick {trick} with "
+                f"{the_short(c_chosen, trump)}, a trick the {theirs} would have kept for your side."
             )
         return (
-            f"{start}: in this deal the {theirs} gives {_who(w_best, seat)} trick {trick} "
-            f"with the {_name(c_best, trump)}, and your side wins more of the tricks after it."
+            f"{start}: in this deal the {theirs} gives {who(w_best, seat)} trick {trick} "
+            f"with {the_short(c_best, trump)}, and your side wins more of the tricks after it."
         )
     return f"{start}; with every card visible, this deal happens to come out the same."
-
-
-def _name(card: Card, trump: Suit | None) -> str:
-    return short_name(card, trump)
-
-
-def _who(winner: Seat, seat: Seat) -> str:
-    if winner is seat:
-        return "you"
-    if winner is seat.partner:
-        return f"your partner ({winner.word})"
-    return winner.word
-
-
-def _call_words(label: str) -> str:
-    """``order_up alone`` -> ``ordering up alone``; ``name H`` -> ``naming hearts``."""
-    words = label.split()
-    alone = " alone" if words[-1] == "alone" else ""
-    kind = words[0]
-    if kind == "pass":
-        return "passing"
-    if kind == "order_up":
-        return "ordering up" + alone
-    if kind == "defend_alone":
-        return "defending alone"
-    if kind == "farmer":
-        return "asking for a redeal" if words[1] == "redeal" else "swapping a farmer's hand"
-    strain = words[1]
-    suit = "no-trump" if strain == "NT" else Suit(strain).plural
-    return f"naming {suit}{alone}"
 
 
 def explain_call(
@@ -127,9 +89,9 @@ def explain_call(
     best_strain: object,
 ) -> str:
     """One sentence on a bidding decision: what the better call was worth, and why."""
-    mine, theirs = _call_words(chosen), _call_words(best)
+    mine, theirs = call_words(chosen), call_words(best)
     sentence = (
-        f"{mine.capitalize()} gives up {_points(loss)} on average against {theirs}, "
+        f"{mine.capitalize()} gives up {points_text(loss)} on average against {theirs}, "
         f"over {samples} layouts of the cards you could not see "
         f"({theirs} averaged {best_ev:+.2f}, {mine} {chosen_ev:+.2f})"
     )

@@ -22,13 +22,12 @@ from games.engine.hand import (
     Action,
     Call,
     Discard,
-    FarmerRedeal,
-    FarmerSwap,
     HandState,
     Phase,
     Play,
 )
 from games.engine.record import HandRecord
+from games.engine.words import call_label
 from games.strategy.observation import observe
 from games.strategy.policy import choose_discard, decide
 
@@ -337,19 +336,6 @@ def standard_policy(state: HandState, seat: Seat) -> Action:
         hand = tuple(c for c in state.hands[seat] if c is not None)
         return Discard(choose_discard(hand, state.trump))
     return decide(observe(state, seat))
-
-
-def call_label(action: Action) -> str:
-    """A bidding option as the review and the quiz write it: ``pass``, ``order_up``,
-    ``order_up alone``, ``name H``, ``name NT alone``, ``defend_alone``,
-    ``farmer 9S 9H 9D``, ``farmer redeal``."""
-    if isinstance(action, FarmerSwap):
-        return "farmer " + " ".join(str(c) for c in action.cards)
-    if isinstance(action, FarmerRedeal):
-        return "farmer redeal"
-    assert isinstance(action, Call)
-    label = action.kind if action.kind != "name" else f"name {action.suit}"
-    return label + (" alone" if action.alone else "")
 
 
 def review_hand(

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import random
 
-from analysis.solver.explain import short_name
 from analysis.solver.foresight import (
     OptionValue,
     call_foresight,
@@ -19,11 +18,12 @@ from analysis.solver.foresight import (
     discard_foresight,
 )
 from analysis.solver.hindsight import Unknown
-from analysis.solver.review import call_label, standard_policy
+from analysis.solver.review import standard_policy
 from games.engine.cards import UNKNOWN, Card, Seat
 from games.engine.hand import Action, Discard, HandState, Phase, Play
 from games.engine.record import RecordError, parse_record
 from games.engine.rules import format_rules
+from games.engine.words import action_words
 from games.strategy import policy
 from games.strategy.observation import Observation
 
@@ -148,17 +148,10 @@ def decide_with_reason(view: Observation, samples: int = SAMPLES) -> tuple[Actio
     ranked = sorted(legal, key=lambda a: -values[a].mean)
     best = ranked[0]
     reason = (
-        f"Over {samples} deals of the unseen cards, {_words(best)} averages "
+        f"Over {samples} deals of the unseen cards, {action_words(best)} averages "
         f"{values[best].mean:+.2f} points"
     )
     if len(ranked) > 1:
         second = ranked[1]
-        reason += f"; the next best, {_words(second)}, {values[second].mean:+.2f}"
+        reason += f"; the next best, {action_words(second)}, {values[second].mean:+.2f}"
     return best, reason + "."
-
-
-def _words(action: Action) -> str:
-    if isinstance(action, Play | Discard) and action.card is not None:
-        verb = "playing" if isinstance(action, Play) else "discarding"
-        return f"{verb} the {short_name(action.card)}"
-    return call_label(action).replace("_", " ")

@@ -30,7 +30,6 @@ __all__ = [
     "Suit",
     "Team",
     "bower",
-    "card_name",
     "effective_suit",
     "format_card",
     "parse_card",
@@ -344,14 +343,3 @@ def parse_seat(text: object) -> Seat:
 def sort_cards(cards: list[Card | None]) -> list[Card | None]:
     """Canonical order for a hand: suit by suit (S H D C), high to low, unknowns last."""
     return sorted(cards, key=lambda c: (1, 0, 0) if c is None else (0, c.index // 6, -int(c.rank)))
-
-
-def card_name(card: Card, trump: Suit | None = None) -> str:
-    """A card's name for people and screen readers.
-
-    >>> card_name(parse_card("JD"), Suit.HEARTS)
-    'Jack of diamonds, left bower'
-    """
-    name = f"{card.rank.word.capitalize()} of {card.suit.plural}"
-    which = bower(card, trump)
-    return name if which is None else f"{name}, {which.word}"

@@ -48,6 +48,7 @@ from .scoring import HandResult
 __all__ = [
     "NUMBERS",
     "action_label",
+    "action_words",
     "and_list",
     "are_trump",
     "auction_story",
@@ -76,6 +77,7 @@ __all__ = [
     "team_word",
     "the",
     "the_bower_or_card",
+    "the_cards",
     "the_short",
     "the_with_role",
     "trick_text",
@@ -196,6 +198,16 @@ def the(card: Card, trump: Suit | None = None) -> str:
     """
     name = card_name(card, trump)
     return "the " + name[0].lower() + name[1:]
+
+
+def the_cards(cards: Sequence[Card]) -> str:
+    """Cards by name, joined as a sentence lists them.
+
+    >>> from games.engine.cards import parse_card
+    >>> the_cards([parse_card("9C"), parse_card("AH")])
+    'the nine of clubs and the ace of hearts'
+    """
+    return and_list([the(card) for card in cards])
 
 
 def the_with_role(card: Card, trump: Suit | None) -> str:
@@ -428,6 +440,20 @@ def label_text(label: str, *, spell_no_trump: bool = False) -> str:
     """
     text = label.replace("_", " ")
     return text.replace(" NT", " no-trump") if spell_no_trump else text
+
+
+def action_words(action: Action) -> str:
+    """An option as a computer player's reason weighs it: ``playing the J♥``,
+    ``discarding the 9♣``, or the call's label as text (``order up alone``, ``name H``).
+
+    >>> from games.engine.cards import parse_card
+    >>> action_words(Play(parse_card("JH"))), action_words(Call("order_up", alone=True))
+    ('playing the J♥', 'order up alone')
+    """
+    if isinstance(action, Play | Discard) and action.card is not None:
+        verb = "playing" if isinstance(action, Play) else "discarding"
+        return f"{verb} {the_short(action.card)}"
+    return label_text(call_label(action))
 
 
 def call_imperative(label: str) -> str:

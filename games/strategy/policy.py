@@ -113,6 +113,13 @@ from games.engine.hand import (
     Play,
     Strain,
 )
+from games.engine.words import (
+    and_list,
+    describe_hand,
+    number_word,
+    strain_word,
+    the_bower_or_card,
+)
 
 from .observation import Observation, observe, ranked
 
@@ -124,7 +131,6 @@ __all__ = [
     "choose_discard",
     "decide",
     "decide_with_reason",
-    "describe_hand",
     "hand_points",
     "observe",
     "order_up_threshold",
@@ -151,7 +157,6 @@ OFF_KING_WITH_ACE = 1.0
 VOID = 1.0
 
 _TRUMP_RANK_POINTS = {Rank.ACE: 3.0, Rank.KING: 2.5, Rank.QUEEN: 2.0, Rank.TEN: 2.0, Rank.NINE: 2.0}
-_NUMBERS = ("no", "one", "two", "three", "four", "five", "six")
 
 
 class PolicyError(RuntimeError):
@@ -245,61 +250,6 @@ def _longest_suit(cards: Collection[Card], allowed: Iterable[Suit]) -> Suit:
         allowed,
         key=lambda s: (sum(1 for c in cards if effective_suit(c, s) is s), hand_points(cards, s)),
     )
-
-
-# -- words ---------------------------------------------------------------------------------
-
-
-def _the(card: Card, trump: Suit | None) -> str:
-    """``the right bower``, ``the nine of clubs``…"""
-    if trump is not None and card.rank is Rank.JACK:
-        if card.suit is trump:
-            return "the right bower"
-        if card.suit is trump.same_colour:
-            return "the left bower"
-    return f"the {card.rank.word} of {card.suit.plural}"
-
-
-def _and(words: Sequence[str]) -> str:
-    if len(words) <= 1:
-        return "".join(words)
-    return ", ".join(words[:-1]) + " and " + words[-1]
-
-
-def describe_hand(cards: Collection[Card], trump: Suit) -> str:
-    """The hand as a bid's reason sees it: trumps, bowers, off-suit aces.
-
-    >>> from games.engine.cards import parse_card
-    >>> describe_hand([parse_card(c) for c in "JD QH 9H AC TC".split()], Suit.HEARTS)
-    'Three trumps with the left bower and the ace of clubs'
-    """
-    trumps = [c for c in cards if effective_suit(c, trump) is trump]
-    count = len(trumps)
-    text = f"{_NUMBERS[count].capitalize()} trump{'' if count == 1 else 's'}"
-    right, left = Card(Rank.JACK, trump), Card(Rank.JACK, trump.same_colour)
-    highs = []
-    if right in trumps and left in trumps:
-        highs.append("both bowers")
-    elif right in trumps:
-        highs.append("the right bower")
-    elif left in trumps:
-        highs.append("the left bower")
-    if Card(Rank.ACE, trump) in trumps:
-        highs.append("the trump ace")
-    if highs:
-        text += " with " + _and(highs)
-    aces = [s for s in Suit if s is not trump and Card(Rank.ACE, s) in cards]
-    if aces:
-        joiner = ", and " if len(highs) > 1 else " and "
-        if len(aces) == 1:
-            text += f"{joiner}the ace of {aces[0].plural}"
-        else:
-            text += f"{joiner}the aces of {_and([s.plural for s in aces])}"
-    return text
-
-
-def _strain_word(strain: Strain) -> str:
-    return "no-trump" if strain == NT else strain.plural
 
 
 # -- the decision --------------------------------------------------------------------------
@@ -420,7 +370,8 @@ def _round_one(view: Observation) -> tuple[Action, Reason]:
     def text() -> str:
         words = describe_hand(bid.cards, trump)
         if dealer:
-            return f"With {_the(upcard, trump)} picked up, {words[0].lower()}{words[1:]}"
+            picked = the_bower_or_card(upcard, trump)
+            return f"With {picked} picked up, {words[0].lower()}{words[1:]}"
         return words
 
     verb = "pick it up" if dealer else "order up"
@@ -439,14 +390,18 @@ def _round_one(view: Observation) -> tuple[Action, Reason]:
     if bid.worth:
         note = ""
         if view.seat is view.dealer.partner:
-            note = f", and partner picks up {_the(upcard, trump)}"
+            note = f", and partner picks up {the_bower_or_card(upcard, trump)}"
         elif _brink(view):
             note = ", and the opponents are one hand from winning"
         return _pick(view, Call("order_up")), lambda: f"{text()}{note}: {verb}."
     if not dealer and view.seat is not view.dealer.partner and bid.points >= ORDER_UP_THRESHOLD:
-        return Call(
-            "pass"
-        ), lambda: f"{text()}, but ordering up would give the dealer {_the(upcard, trump)}: pass."
+        return (
+            Call("pass"),
+            lambda: (
+                f"{text()}, but ordering up would give the dealer "
+                f"{the_bower_or_card(upcard, trump)}: pass."
+            ),
+        )
     return Call("pass"), lambda: f"{text()}: not enough to {verb}, pass."
 
 
@@ -471,7 +426,7 @@ def _round_two(view: Observation) -> tuple[Action, Reason]:
             alone = _lone_hand(view, hand, NT, dead)
             tail = " and go alone" if alone else ""
             return _pick(view, Call("name", NT, alone)), (
-                f"{_NUMBERS[sure].capitalize()} sure tricks at no-trump (aces across the "
+                f"{number_word(sure).capitalize()} sure tricks at no-trump (aces across the "
                 f"suits): name no-trump{tail}."
             )
     best = ranked[0]
@@ -482,7 +437,7 @@ def _round_two(view: Observation) -> tuple[Action, Reason]:
         suit = _longest_suit(hand, allowed)
         length = sum(1 for c in hand if effective_suit(c, suit) is suit)
         return _pick(view, Call("name", suit)), (
-            f"Stuck as dealer: name the longest suit, {suit.plural} ({_NUMBERS[length]} "
+            f"Stuck as dealer: name the longest suit, {suit.plural} ({number_word(length)} "
             f"card{'' if length == 1 else 's'}), never the turned-down {view.upcard.suit.plural}."
         )
     return Call("pass"), f"No suit is strong enough to name ({best.plural} is the best): pass."
@@ -508,7 +463,7 @@ def _farmer(view: Observation) -> tuple[Action, Reason]:
 
     chosen = set(sorted(eligible, key=keep)[:3])
     action = next(a for a in swaps if set(a.cards) == chosen)
-    names = _and([_the(c, None) for c in sorted(chosen, key=keep)])
+    names = and_list([the_bower_or_card(c, None) for c in sorted(chosen, key=keep)])
     return action, f"A farmer's hand: swap {names} for the kitty."
 
 
@@ -516,14 +471,14 @@ def _defend(view: Observation) -> tuple[Action, Reason]:
     assert view.strain is not None
     p = view.rules.points
     sure = sure_tricks(view.hand, view.strain, view.dead)
-    word = _strain_word(view.strain)
+    word = strain_word(view.strain)
     if sure >= DEFEND_ALONE_SURE_TRICKS:
         if p.lone_defender_euchre <= p.euchre:
             return Call("pass"), "A lone defence pays no more than a euchre: defend with partner."
         if view.points_needed <= p.euchre:
             return Call("pass"), "A plain euchre wins the game: defend with partner."
         return _pick(view, Call("defend_alone")), (
-            f"{_NUMBERS[sure].capitalize()} sure tricks against {word}: a euchre alone, "
+            f"{number_word(sure).capitalize()} sure tricks against {word}: a euchre alone, "
             "defend alone."
         )
     return Call("pass"), f"Not three sure tricks against {word}: defend with partner."
@@ -533,11 +488,11 @@ def _discard_reason(view: Observation, card: Card) -> str:
     trump = view.trump
     assert trump is not None
     if effective_suit(card, trump) is trump:
-        return f"Every card is a trump: discard the lowest, {_the(card, trump)}."
+        return f"Every card is a trump: discard the lowest, {the_bower_or_card(card, trump)}."
     left = [c for c in view.hand if c != card and effective_suit(c, trump) is card.suit]
     if not left:
-        return f"Discard {_the(card, trump)}: it leaves a void in {card.suit.plural}."
-    return f"Discard {_the(card, trump)}, the lowest card of the shortest off suit."
+        return f"Discard {the_bower_or_card(card, trump)}: it leaves a void in {card.suit.plural}."
+    return f"Discard {the_bower_or_card(card, trump)}, the lowest card of the shortest off suit."
 
 
 # -- card play -----------------------------------------------------------------------------
@@ -546,7 +501,7 @@ def _discard_reason(view: Observation, card: Card) -> str:
 def _play(view: Observation) -> tuple[Action, Reason]:
     cards = [a.card for a in view.legal if isinstance(a, Play)]
     if len(cards) == 1:
-        return Play(cards[0]), f"The only legal card: {_the(cards[0], view.trump)}."
+        return Play(cards[0]), f"The only legal card: {the_bower_or_card(cards[0], view.trump)}."
     if view.current_trick is None:
         card, reason = _lead(view, cards)
     else:
@@ -595,14 +550,14 @@ def _lead(view: Observation, cards: list[Card]) -> tuple[Card, str]:
         if _is_master(view, trumps[0]):
             card = trumps[0]
             return card, (
-                f"Lead {_the(card, trump)}, the highest trump left: the makers draw the "
-                "opponents' trumps."
+                f"Lead {the_bower_or_card(card, trump)}, the highest trump left: the makers draw "
+                "the opponents' trumps."
             )
         if view.seat is view.maker and len(trumps) >= 2:
             card = trumps[-1]
             return card, (
-                f"As the maker, lead trump ({_the(card, trump)}) to draw out the higher "
-                "trumps and keep your own."
+                f"As the maker, lead trump ({the_bower_or_card(card, trump)}) to draw out the "
+                "higher trumps and keep your own."
             )
     opponents_void = {s for o in _opponents(view) for s in view.voids[o]}
     off = [c for c in cards if effective_suit(c, trump) is not trump]
@@ -614,11 +569,14 @@ def _lead(view: Observation, cards: list[Card]) -> tuple[Card, str]:
     if masters:
         card = min(masters, key=lambda c: (lengths[c.suit], -c.rank))
         if view.is_maker_side:
-            return card, f"Cash {_the(card, trump)}: nothing left in its suit can beat it."
-        return card, f"Lead {_the(card, trump)}: a defender cashes an off-suit winner."
+            return (
+                card,
+                f"Cash {the_bower_or_card(card, trump)}: nothing left in its suit can beat it.",
+            )
+        return card, f"Lead {the_bower_or_card(card, trump)}: a defender cashes an off-suit winner."
     if not off:
         card = trumps[0] if _is_master(view, trumps[0]) else trumps[-1]
-        return card, f"Only trumps left: lead {_the(card, trump)}."
+        return card, f"Only trumps left: lead {the_bower_or_card(card, trump)}."
     if not view.is_maker_side and not view.sits_out(view.partner):
         partner_voids = [
             c
@@ -628,11 +586,15 @@ def _lead(view: Observation, cards: list[Card]) -> tuple[Card, str]:
         if partner_voids:
             card = min(partner_voids, key=lambda c: c.rank)
             return card, (
-                f"Lead {_the(card, trump)}: partner is out of {card.suit.plural} and can trump it."
+                f"Lead {the_bower_or_card(card, trump)}: partner is out of {card.suit.plural} "
+                "and can trump it."
             )
     safe = [c for c in off if not (may_trump and c.suit in opponents_void)] or off
     card = min(safe, key=lambda c: (lengths[c.suit], c.rank))
-    return card, f"No sure winner: lead low, {_the(card, trump)}, from the shortest suit."
+    return (
+        card,
+        f"No sure winner: lead low, {the_bower_or_card(card, trump)}, from the shortest suit.",
+    )
 
 
 def _lead_no_trump(view: Observation, cards: list[Card]) -> tuple[Card, str]:
@@ -640,9 +602,12 @@ def _lead_no_trump(view: Observation, cards: list[Card]) -> tuple[Card, str]:
     masters = [c for c in cards if _is_master(view, c)]
     if masters:
         card = max(masters, key=lambda c: (lengths[c.suit], c.rank))
-        return card, f"Cash {_the(card, None)}: at no-trump nothing can beat it."
+        return card, f"Cash {the_bower_or_card(card, None)}: at no-trump nothing can beat it."
     card = min(cards, key=lambda c: (-lengths[c.suit], c.rank))
-    return card, f"No sure winner: lead low, {_the(card, None)}, from the longest suit."
+    return (
+        card,
+        f"No sure winner: lead low, {the_bower_or_card(card, None)}, from the longest suit.",
+    )
 
 
 def _throw(view: Observation, cards: list[Card], led: Suit) -> Card:
@@ -681,21 +646,26 @@ def _follow(view: Observation, cards: list[Card]) -> tuple[Card, str]:
 
     if _settled(view):
         card = _throw(view, cards, led)
-        return card, f"The hand's result is settled: play low, {_the(card, trump)}."
+        return card, f"The hand's result is settled: play low, {the_bower_or_card(card, trump)}."
     if best_seat is view.partner:
         if following and not sure(best):
             safe = [c for c in winners if sure(c)]
             if safe:
                 card = min(safe, key=lambda c: power(c, trump, led))
                 return card, (
-                    f"Partner's {_the(best, trump)[4:]} could still be beaten: take the trick "
-                    f"with {_the(card, trump)}, which cannot be."
+                    f"Partner's {the_bower_or_card(best, trump)[4:]} could still be beaten: take "
+                    "the trick "
+                    f"with {the_bower_or_card(card, trump)}, which cannot be."
                 )
         card = _throw(view, cards, led)
-        return card, f"Partner is winning the trick: play low, {_the(card, trump)}."
+        return card, f"Partner is winning the trick: play low, {the_bower_or_card(card, trump)}."
     if not winners:
         card = _throw(view, cards, led)
-        return card, f"You cannot win this trick: play your cheapest card, {_the(card, trump)}."
+        return (
+            card,
+            "You cannot win this trick: play your cheapest card, "
+            f"{the_bower_or_card(card, trump)}.",
+        )
     by_power = sorted(winners, key=lambda c: power(c, trump, led))
     safe = [c for c in by_power if sure(c)]
     partner_later = view.partner in later
@@ -705,20 +675,21 @@ def _follow(view: Observation, cards: list[Card]) -> tuple[Card, str]:
             card = _throw(view, cards, led)
             return card, (
                 f"Partner, still to play, may win this with {led.plural}: no need to trump, "
-                f"play {_the(card, trump)}."
+                f"play {the_bower_or_card(card, trump)}."
             )
         card = safe[0] if safe else by_power[0]
-        return card, f"Void in {led.plural}: trump in with {_the(card, trump)}."
+        return card, f"Void in {led.plural}: trump in with {the_bower_or_card(card, trump)}."
     if safe:
         card = safe[0]
-        return card, f"Win the trick as cheaply as possible: {_the(card, trump)}."
+        return card, f"Win the trick as cheaply as possible: {the_bower_or_card(card, trump)}."
     if partner_later:
         card = _throw(view, cards, led)
         return card, (
-            f"No card sure to win, and partner plays after you: play low, {_the(card, trump)}."
+            "No card sure to win, and partner plays after you: play low, "
+            f"{the_bower_or_card(card, trump)}."
         )
     card = by_power[-1]
-    return card, f"Play {_the(card, trump)}: the best chance to win the trick."
+    return card, f"Play {the_bower_or_card(card, trump)}: the best chance to win the trick."
 
 
 def _partner_may_win(view: Observation, best: Card, led: Suit) -> bool:

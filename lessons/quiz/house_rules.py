@@ -12,23 +12,15 @@ import random
 from dataclasses import replace
 from typing import Any
 
-from games.engine.cards import ALL_CARDS, Rank, Seat, card_name, parse_card
+from games.engine.cards import ALL_CARDS, Rank, Seat
 from games.engine.rules import PRESETS, FarmersHand, Rules, format_rules
+from games.engine.words import call_imperative, the
 
 from ..content import NONE, answer_for, choices_for, explain
 from .question import Draft, Grading
 from .table_rules import rules_json
 
 __all__ = ["farmers_hand_question", "legal_calls_question"]
-
-
-def _call_words(label: str) -> str:
-    words = label.replace("order_up", "order up").split()
-    if words[0] == "name":
-        words[1] = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}.get(
-            words[1], "no-trump"
-        )
-    return " ".join(words)
 
 
 def _calls_rules(rng: random.Random, level: int) -> Rules:
@@ -93,7 +85,7 @@ def legal_calls_question(rng: random.Random, level: int) -> Draft:
     )
     prompt = (
         f"At this table: {_calls_table(rules)}. {dealer.word} dealt and turned up "
-        f"{_card_words(str(upcard))}. {so_far}. It is {seat.word}'s turn ({who}). "
+        f"{the(upcard)}. {so_far}. It is {seat.word}'s turn ({who}). "
         f"Which calls may {seat.word} make? Choose every one."
     )
     position: dict[str, Any] = {
@@ -104,7 +96,9 @@ def legal_calls_question(rng: random.Random, level: int) -> Draft:
         "auction": [{"seat": s, "call": "pass"} for s in _seats_from(dealer.next, passes)],
     }
     feedback = {
-        c: f"{_call_words(c).capitalize()} is not allowed here." for c in choices if c not in right
+        c: f"{call_imperative(c).capitalize()} is not allowed here."
+        for c in choices
+        if c not in right
     }
     return Draft(
         kind="legal_calls",
@@ -124,10 +118,6 @@ def _seats_from(first: Seat, count: int) -> list[str]:
         seats.append(seat.value)
         seat = seat.next
     return seats
-
-
-def _card_words(card: str) -> str:
-    return "the " + card_name(parse_card(card)).lower()
 
 
 def farmers_hand_question(rng: random.Random, level: int) -> Draft:
@@ -174,7 +164,7 @@ def farmers_hand_question(rng: random.Random, level: int) -> Draft:
         else "; it is swapped for the kitty"
     )
     prompt = (
-        f"{table}. The upcard is {_card_words(str(upcard))}. Which cards of this hand may be "
+        f"{table}. The upcard is {the(upcard)}. Which cards of this hand may be "
         f"shown as a farmer's hand? Choose every one, or none of them."
     )
     position = {

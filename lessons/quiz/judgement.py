@@ -24,19 +24,26 @@ from analysis.solver.foresight import (
     discard_foresight,
     paired_loss,
 )
-from analysis.solver.review import call_label, standard_policy
+from analysis.solver.review import standard_policy
 from games.engine.cards import UNKNOWN, Card, Seat, Suit, effective_suit, parse_card, sort_cards
 from games.engine.game import deal
 from games.engine.hand import Action, Call, HandState, Phase
 from games.engine.record import record_from_state
 from games.engine.rules import PRESETS, Rules, preset_name
+from games.engine.words import (
+    auction_story,
+    call_label,
+    call_words,
+    the,
+    trick_text,
+    trump_sentence,
+)
 from games.strategy.observation import observe
 from games.strategy.policy import decide_with_reason
 
 from .question import Draft, Grading
 from .table_rules import rules_json
 from .tricks import start_hand
-from .words import the, trump_sentence
 
 __all__ = [
     "CLEAR_MARGIN",
@@ -203,51 +210,6 @@ def _feedback(
 # -- calls ---------------------------------------------------------------------------------
 
 
-_CALL_WORDS = {
-    "pass": "passing",
-    "order_up": "ordering up",
-    "order_up alone": "ordering up alone",
-    "defend_alone": "defending alone",
-}
-
-
-def _call_words(label: str) -> str:
-    if label in _CALL_WORDS:
-        return _CALL_WORDS[label]
-    parts = label.split()
-    strain = "no-trump" if parts[1] == "NT" else Suit(parts[1]).plural
-    return f"naming {strain}" + (" alone" if parts[-1] == "alone" else "")
-
-
-def _call_phrase(call: Call) -> str:
-    """'ordered it up', 'named hearts alone', 'passed': a call as the prompt tells it."""
-    if call.kind == "pass":
-        return "passed"
-    if call.kind == "defend_alone":
-        return "defends alone"
-    if call.kind == "order_up":
-        text = "ordered it up"
-    else:
-        strain = "no-trump" if call.suit == "NT" or call.suit is None else Suit(call.suit).plural
-        text = f"named {strain}"
-    return text + (" alone" if call.alone else "")
-
-
-def _auction_text(state: HandState) -> str:
-    if not state.auction:
-        return "Nobody has bid yet."
-    calls = [(seat.word, call) for seat, call in state.auction]
-    first, second = calls[:4], calls[4:]
-    sentences = []
-    if len(first) == 4 and all(c.kind == "pass" for _, c in first):
-        sentences.append("Everyone passed in the first round and the upcard was turned down.")
-    else:
-        sentences.append(", ".join(f"{who} {_call_phrase(c)}" for who, c in first) + ".")
-    if second:
-        sentences.append("Then " + ", ".join(f"{who} {_call_phrase(c)}" for who, c in second) + ".")
-    return " ".join(sentences)
-
-
 def _fresh_state(rng: random.Random, rules: Rules, dealer: Seat) -> HandState:
     """A dealt hand whose bidding starts at once: under the farmer's hand a deal in which
     nobody could declare one (so every question's auction is the plain one it states)."""
@@ -310,16 +272,16 @@ def call_question(rng: random.Random, level: int) -> Draft:
     best, accepted, numbers, losses = grade_options(labelled, order, grading_seed)
 
     ranked = sorted(order, key=lambda label: -labelled[label].mean)
-    figures = "; ".join(f"{_call_words(label)} {labelled[label].mean:+.2f}" for label in ranked)
+    figures = "; ".join(f"{call_words(label)} {labelled[label].mean:+.2f}" for label in ranked)
     explanation = (
         f"Over {SAMPLES} deals of the cards you cannot see, each played out (the rest of the "
-        f"auction by the standard policy, the cards double dummy), {_call_words(best)} is "
+        f"auction by the standard policy, the cards double dummy), {call_words(best)} is "
         f"worth the most: {figures} points a hand for your side. Every call within "
         f"{MIN_TOLERANCE} points of the best (or twice its sampling error) counts as right. "
         f"{SCORE_TEXT}"
     )
     bot_action, reason = decide_with_reason(observe(state, seat))
-    explanation += f" The Normal computer player would choose {_call_words(call_label(bot_action))}"
+    explanation += f" The Normal computer player would choose {call_words(call_label(bot_action))}"
     explanation += f": {reason[0].lower() + reason[1:]}" if reason else "."
     if not explanation.endswith("."):
         explanation += "."
@@ -354,7 +316,7 @@ def call_question(rng: random.Random, level: int) -> Draft:
         else f"{table_words(rules)} The score is 0–0. {dealer.word} dealt and turned up "
         f"{the(state.upcard)}. You are {seat.word}. "
     )
-    prompt += f"{_auction_text(state)} {round_text} What do you call?"
+    prompt += f"{auction_story(state.auction)} {round_text} What do you call?"
     position: dict[str, Any] = {
         "rules": rules_json(rules, *RULE_OPTIONS),
         "dealer": dealer.value,
@@ -365,7 +327,7 @@ def call_question(rng: random.Random, level: int) -> Draft:
         "score": {"NS": 0, "EW": 0},
     }
     return _graded_draft(
-        "call", prompt, position, order, best, accepted, explanation, losses, numbers, _call_words
+        "call", prompt, position, order, best, accepted, explanation, losses, numbers, call_words
     )
 
 
@@ -435,11 +397,7 @@ def _best_card_draft(
         f"as right."
     )
     assert state.maker is not None
-    so_far = (
-        "You lead this trick."
-        if not cards
-        else "The trick so far: " + ", ".join(f"{s.word} {the(c)}" for s, c in cards) + "."
-    )
+    so_far = "You lead this trick." if not cards else "The trick so far: " + trick_text(cards) + "."
     lone = (
         f" {state.maker.word} is going alone; {state.maker.partner.word} sits out."
         if state.alone

@@ -13,10 +13,10 @@ from typing import Any
 from games.engine.cards import Seat, Suit
 from games.engine.rules import PRESETS, LoneLead, Points, Rules, format_rules
 from games.engine.scoring import scoring_row
+from games.engine.words import team_word
 
 from .question import Draft, Grading
 from .tricks import start_hand
-from .words import team_word
 
 __all__ = ["leader_question", "points_question", "rules_json"]
 

@@ -11,13 +11,23 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from games.engine.cards import ALL_CARDS, Card, Rank, Seat, Suit, effective_suit, sort_cards
+from games.engine.cards import (
+    ALL_CARDS,
+    Bower,
+    Card,
+    Rank,
+    Seat,
+    Suit,
+    bower,
+    effective_suit,
+    sort_cards,
+)
 from games.engine.game import deal
 from games.engine.hand import NT, Call, HandState, Phase, Play
 from games.engine.rules import PRESETS, Rules
+from games.engine.words import capital, the, the_cards, trick_text, trump_sentence, what_it_is
 
 from .question import Draft, Grading
-from .words import the, trump_sentence, what_it_is
 
 __all__ = [
     "effective_suit_question",
@@ -37,22 +47,11 @@ Trick = list[tuple[Seat, Card]]
 
 
 def is_left_bower(card: Card, trump: Suit | None) -> bool:
-    return trump is not None and card.rank is Rank.JACK and card.suit is trump.same_colour
+    return bower(card, trump) is Bower.LEFT
 
 
 def _is_bower(card: Card, trump: Suit | None) -> bool:
-    return trump is not None and card.rank is Rank.JACK and effective_suit(card, trump) is trump
-
-
-def _cap(text: str) -> str:
-    return text[0].upper() + text[1:]
-
-
-def _cards(cards: list[Card]) -> str:
-    names = [the(c) for c in cards]
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+    return bower(card, trump) is not None
 
 
 def start_hand(
@@ -113,7 +112,7 @@ def _explain_suit(card: Card, trump: Suit | None) -> str:
             f"{trump.plural}, the trump suit, not to {card.suit.plural}."
         )
     if card.rank is Rank.JACK and card.suit is trump:
-        return f"{_cap(the(card))} is the right bower, the highest trump: it stays a trump."
+        return f"{capital(the(card))} is the right bower, the highest trump: it stays a trump."
     if card.rank is Rank.JACK:
         return (
             f"Only the two jacks of the trump colour are bowers: with {trump.plural} trump "
@@ -183,9 +182,9 @@ def trumps_question(rng: random.Random, level: int, *, focus_left: bool) -> Draf
     feedback = {}
     for card in hand:
         if effective_suit(card, trump) is trump:
-            feedback[str(card)] = f"{_cap(what_it_is(card, trump))} is a trump."
+            feedback[str(card)] = f"{capital(what_it_is(card, trump))} is a trump."
         else:
-            feedback[str(card)] = f"{_cap(the(card))} is not a trump: it is a " + (
+            feedback[str(card)] = f"{capital(the(card))} is not a trump: it is a " + (
                 f"{card.suit.plural[:-1]}."
             )
     if trumps:
@@ -193,7 +192,7 @@ def trumps_question(rng: random.Random, level: int, *, focus_left: bool) -> Draf
         explanation = (
             f"With {trump.plural} trump, the trumps are the {trump.plural}, the jack of "
             f"{trump.same_colour.plural} (the left bower) included. This hand holds {count}: "
-            f"{_cards(trumps)}."
+            f"{the_cards(trumps)}."
         )
     else:
         explanation = (
@@ -201,7 +200,7 @@ def trumps_question(rng: random.Random, level: int, *, focus_left: bool) -> Draf
             f"{trump.same_colour.plural} (the left bower). This hand holds none."
         )
     if left in hand:
-        explanation += f" {_cap(the(left))} counts as a {trump.plural[:-1]}."
+        explanation += f" {capital(the(left))} counts as a {trump.plural[:-1]}."
     return Draft(
         kind="trumps",
         prompt=f"{trump_sentence(trump)} Which cards of this hand are trumps? Choose every one.",
@@ -251,10 +250,6 @@ def _lone_sentence(state: HandState) -> str:
         return ""
     assert state.maker is not None
     return f" {state.maker.word} is going alone, so {state.maker.partner.word} sits out."
-
-
-def _trick_text(trick: Trick) -> str:
-    return ", ".join(f"{seat.word} {the(card)}" for seat, card in trick)
 
 
 def _led_sentence(trick: Trick, trump: Suit | None) -> str:
@@ -319,12 +314,12 @@ def _winner_draft(state: HandState, number: int, trump: Suit | None) -> Draft:
             listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
             sentences.append(f"The highest trump wins: {what_it_is(winner, trump)} beats {listed}.")
         else:
-            sentences.append(f"{_cap(what_it_is(winner, trump))} is the only trump, so it wins.")
+            sentences.append(f"{capital(what_it_is(winner, trump))} is the only trump, so it wins.")
         if is_left_bower(winner, trump):
             beaten = [c for _, c in trick if c.suit is winner.suit and c != winner]
             if beaten:
                 sentences.append(
-                    f"It beats {_cards(beaten)}, which {'is' if len(beaten) == 1 else 'are'} "
+                    f"It beats {the_cards(beaten)}, which {'is' if len(beaten) == 1 else 'are'} "
                     "not trump."
                 )
     else:
@@ -340,23 +335,24 @@ def _winner_draft(state: HandState, number: int, trump: Suit | None) -> Draft:
             continue
         suit = effective_suit(card, trump)
         if trump is not None and suit is trump:
-            why = f"{_cap(what_it_is(card, trump))} is a trump, but a lower one."
+            why = f"{capital(what_it_is(card, trump))} is a trump, but a lower one."
         elif suit is led:
-            why = f"{_cap(the(card))} follows suit, but " + (
+            why = f"{capital(the(card))} follows suit, but " + (
                 f"{what_it_is(winner, trump)} is a trump."
                 if winner in trumps
                 else f"{the(winner)} ranks higher."
             )
         else:
             why = (
-                f"{_cap(the(card))} neither follows {led.plural} nor is a trump, so it cannot win."
+                f"{capital(the(card))} neither follows {led.plural} nor is a trump, "
+                "so it cannot win."
             )
         feedback[str(card)] = why
     position = _base_position(state, trump)
     position["trick"] = [[seat.value, str(card)] for seat, card in trick]
     prompt = (
         f"{trump_sentence(trump)}{_lone_sentence(state)} The trick, in the order played: "
-        f"{_trick_text(trick)}. Which card wins the trick?"
+        f"{trick_text(trick)}. Which card wins the trick?"
     )
     return Draft(
         kind="winner",
@@ -420,7 +416,7 @@ def _legal_draft(state: HandState, trump: Suit | None) -> Draft:
     sentences = [_led_sentence(cards, trump)]
     if following:
         sentences.append(
-            f"You can follow suit with {_cards(following)}, so you must play "
+            f"You can follow suit with {the_cards(following)}, so you must play "
             + ("it." if len(following) == 1 else "one of them.")
         )
     else:
@@ -428,26 +424,26 @@ def _legal_draft(state: HandState, trump: Suit | None) -> Draft:
     for card in hand:
         if is_left_bower(card, trump) and trump is not None:
             if led is trump:
-                sentences.append(f"{_cap(the(card))} is the left bower, a trump: it follows.")
+                sentences.append(f"{capital(the(card))} is the left bower, a trump: it follows.")
             elif led is card.suit:
                 sentences.append(
-                    f"{_cap(the(card))} is the left bower, a {trump.plural[:-1]}: it does not "
+                    f"{capital(the(card))} is the left bower, a {trump.plural[:-1]}: it does not "
                     f"count as a {card.suit.plural[:-1]}."
                 )
     feedback = {}
     one = led.plural[:-1]
     for card in hand:
         if card in legal and card in following:
-            why = f"{_cap(what_it_is(card, trump))} follows {led.plural}, so it may be played."
+            why = f"{capital(what_it_is(card, trump))} follows {led.plural}, so it may be played."
         elif card in legal:
-            why = f"{_cap(the(card))} may be played: you hold no {one}."
+            why = f"{capital(the(card))} may be played: you hold no {one}."
         elif is_left_bower(card, trump):
             why = (
-                f"{_cap(what_it_is(card, trump))} may not be played: it is no {one}, and "
+                f"{capital(what_it_is(card, trump))} may not be played: it is no {one}, and "
                 f"you can follow {led.plural}."
             )
         else:
-            why = f"{_cap(the(card))} may not be played: you can follow {led.plural}."
+            why = f"{capital(the(card))} may not be played: you can follow {led.plural}."
         feedback[str(card)] = why
     position = _base_position(state, trump)
     position["seat"] = seat.value
@@ -455,7 +451,7 @@ def _legal_draft(state: HandState, trump: Suit | None) -> Draft:
     position["trick"] = [[s.value, str(c)] for s, c in cards]
     prompt = (
         f"{trump_sentence(trump)}{_lone_sentence(state)} You are {seat.word}. The trick so "
-        f"far: {_trick_text(cards)}. Which of your cards may you play? Choose every one."
+        f"far: {trick_text(cards)}. Which of your cards may you play? Choose every one."
     )
     answer = [str(c) for c in hand if c in legal]
     return Draft(

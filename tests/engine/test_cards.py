@@ -1,4 +1,4 @@
-"""Cards, suits and seats: the bowers' two functions, parsing, names."""
+"""Cards, suits and seats: the bowers' two functions, parsing."""
 
 from __future__ import annotations
 
@@ -14,7 +14,6 @@ from games.engine.cards import (
     Suit,
     Team,
     bower,
-    card_name,
     effective_suit,
     format_card,
     parse_card,
@@ -259,22 +258,6 @@ def test_seats_go_clockwise_and_partners_sit_opposite() -> None:
 def test_hands_sort_suit_by_suit_high_to_low_with_unknowns_last() -> None:
     hand: list[Card | None] = [None, card("9H"), card("AS"), card("JH"), card("TS")]
     assert [format_card(c) for c in sort_cards(hand)] == ["AS", "TS", "JH", "9H", "??"]
-
-
-# -- names for people and screen readers ----------------------------------------------------
-
-
-def test_card_names_spell_out_rank_and_suit() -> None:
-    assert card_name(card("TD")) == "Ten of diamonds"
-    assert card_name(card("9S")) == "Nine of spades"
-    assert card_name(card("AC"), H) == "Ace of clubs"
-
-
-def test_card_names_say_which_jack_is_a_bower() -> None:
-    assert card_name(card("JH"), H) == "Jack of hearts, right bower"
-    assert card_name(card("JD"), H) == "Jack of diamonds, left bower"
-    assert card_name(card("JS"), H) == "Jack of spades"
-    assert card_name(card("JD")) == "Jack of diamonds"  # no trump, no bowers
 
 
 # -- helpers --------------------------------------------------------------------------------

@@ -84,6 +84,19 @@ def test_no_trump_has_no_bowers() -> None:
     assert what_it_is(C("JH"), None) == "the jack of hearts"
 
 
+def test_card_names_spell_out_rank_and_suit() -> None:
+    assert card_name(C("TD")) == "Ten of diamonds"
+    assert card_name(C("9S")) == "Nine of spades"
+    assert card_name(C("AC"), Suit.HEARTS) == "Ace of clubs"
+
+
+def test_card_names_say_which_jack_is_a_bower() -> None:
+    assert card_name(C("JH"), Suit.HEARTS) == "Jack of hearts, right bower"
+    assert card_name(C("JD"), Suit.HEARTS) == "Jack of diamonds, left bower"
+    assert card_name(C("JS"), Suit.HEARTS) == "Jack of spades"
+    assert card_name(C("JD")) == "Jack of diamonds"  # no trump, no bowers
+
+
 def test_a_long_name_names_the_bower_after_the_card() -> None:
     assert card_name(C("JS"), Suit.SPADES) == "Jack of spades, right bower"
     assert card_name(C("JC"), Suit.SPADES) == "Jack of clubs, left bower"

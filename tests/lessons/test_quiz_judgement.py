@@ -27,11 +27,12 @@ from analysis.solver.foresight import (
     discard_foresight,
     paired_loss,
 )
-from analysis.solver.review import call_label, standard_policy
+from analysis.solver.review import standard_policy
 from games.engine.cards import Seat, sort_cards
 from games.engine.hand import Call, Discard, HandState, Phase
 from games.engine.record import parse_record
 from games.engine.rules import PRESETS, parse_rules
+from games.engine.words import call_label
 from lessons.quiz.grading import grade
 from lessons.quiz.judgement import CLEAR_MARGIN, MIN_TOLERANCE
 from lessons.quiz.question import Question

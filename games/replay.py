@@ -47,7 +47,6 @@ from games.engine.record import HandRecord, parse_record
 from games.engine.words import (
     action_label,
     call_label,
-    card_name,
     card_text,
     describe,
     result_text,
@@ -55,7 +54,7 @@ from games.engine.words import (
     the,
 )
 
-from .table import sort_hand
+from .table import CardView, SeatView, card_view, seat_views, shown_trick
 
 VIEWS = ("all", "seat")
 """``all``: every card visible; ``seat``: only what the point-of-view seat saw."""
@@ -184,56 +183,12 @@ def _phase_word(state: HandState) -> str:
 # -- the table ----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class ShownCard:
-    text: str
-    label: str
-    suit: str
-    """``s h d c``: a class for the optional four-colour deck; empty for an unknown card."""
-    red: bool
-    mark: str = ""
-    cls: str = ""
-
-
-UNKNOWN_CARD = ShownCard("?", "Unknown card", "", False)
-
-
-def shown(card: Card | None, trump: Suit | None, mark: str = "", cls: str = "") -> ShownCard:
-    if card is None:
-        return UNKNOWN_CARD
-    return ShownCard(
-        card_text(card),
-        card_name(card, trump),
-        card.suit.value.lower(),
-        card.suit.is_red,
-        mark,
-        cls,
-    )
-
-
-@dataclass
-class SeatPanel:
-    seat: Seat
-    place: str
-    """``bottom``, ``left``, ``top`` or ``right``: the viewer's seat is at the bottom."""
-    name: str
-    is_dealer: bool
-    to_act: bool
-    sits_out: bool
-    is_viewer: bool
-    cards: list[ShownCard] | None
-    """The cards held, or ``None`` when hidden from this point of view."""
-    count: int
-    played: ShownCard | None = None
-    won_trick: bool = False
-
-
 @dataclass
 class TrickView:
     number: int
     leader: str
     winner: str
-    cards: list[tuple[str, ShownCard]]
+    cards: list[tuple[str, CardView]]
 
 
 @dataclass
@@ -314,19 +269,19 @@ class Nav:
 class Page:
     step: int
     total: int
-    seats: list[SeatPanel]
+    seats: list[SeatView]
     trump: str
     maker: str
-    upcard: ShownCard
+    upcard: CardView
     upcard_note: str
     trick_note: str
     last_trick: TrickView | None
     tricks: list[TrickView]
     auction: list[MoveView]
     moves: list[MoveView]
-    discard: ShownCard | None
+    discard: CardView | None
     discard_note: str
-    kitty: list[ShownCard] | None
+    kitty: list[CardView] | None
     tricks_won: dict[str, int]
     announce: str
     nav: Nav
@@ -523,28 +478,6 @@ def solver_finish(state: HandState, *, moves: int | None = None) -> list[Action]
 
 # -- building the page ---------------------------------------------------------------------
 
-PLACES = ("bottom", "left", "top", "right")
-
-
-def places(viewer: Seat) -> list[tuple[Seat, str]]:
-    """Each seat and where it sits: the viewer at the bottom, the next seat (clockwise,
-    the one to act after the viewer) on the left, the partner at the top."""
-    out = []
-    seat = viewer
-    for place in PLACES:
-        out.append((seat, place))
-        seat = seat.next
-    return out
-
-
-def _shown_trick(state: HandState) -> Any:
-    if not state.tricks:
-        return None
-    trick = state.tricks[-1]
-    if not trick.cards and len(state.tricks) > 1:
-        return state.tricks[-2]
-    return trick
-
 
 def _completed_tricks(
     state: HandState, marks: Mapping[tuple[Seat, Card], tuple[str, str]]
@@ -553,9 +486,7 @@ def _completed_tricks(
     trump = state.trump
     for number, trick in enumerate(state.tricks, 1):
         if len(trick.cards) == len(state.active_seats):
-            cards = [
-                (s.word, shown(c, trump, *marks.get((s, c), ("", "")))) for s, c in trick.cards
-            ]
+            cards = [(s.word, card_view(c, trump, mark=marks.get((s, c)))) for s, c in trick.cards]
             out.append(TrickView(number, trick.leader.word, state.trick_winner(trick).word, cards))
     return out
 
@@ -568,9 +499,11 @@ def build_page(
     default_seat: Seat,
     notes: list[str] | None = None,
     comment_counts: Mapping[int, int] | None = None,
+    you: Seat | None = None,
 ) -> Page:
     """Everything the replay page shows for ``params``; ``comment_counts`` (step → the
-    number of comments on that decision) marks the move list."""
+    number of comments on that decision) marks the move list, and ``you`` is the
+    viewer's own seat, marked when the table is seen from it."""
     notes = list(notes or [])
     comment_counts = comment_counts or {}
     total = replay.total
@@ -612,50 +545,24 @@ def build_page(
     if side is None and step < total:
         decision = _decision_panel(replay, state, step, params, url, see_all)
 
-    shown_trick = _shown_trick(state)
-    complete = shown_trick is not None and len(shown_trick.cards) == len(state.active_seats)
-    winner = state.trick_winner(shown_trick) if complete else None
-    played = dict(shown_trick.cards) if shown_trick is not None else {}
-    in_play = state.phase in (Phase.DISCARD, Phase.PLAY, Phase.DONE)
-    # A side line's cards are not the main line's: its marks do not apply to them.
-    card_marks = marks if side is None else {}
-
-    panels = []
-    for seat, place in places(viewer):
-        visible = see_all or seat is viewer
-        held = list(state.hands[seat])
-        cards = None
-        if visible:
-            chosen_card = None
-            if decision is not None and decision.seat is seat and not decision.hidden:
-                action = replay.history[step][1]
-                if isinstance(action, Play | Discard):
-                    chosen_card = action.card
-            sorted_cards: list[Card | None] = list(sort_hand(held, trump))
-            sorted_cards += [None] * held.count(None)
-            cards = [
-                shown(c, trump, decision.mark, decision.cls)
-                if decision is not None and c is not None and c == chosen_card
-                else shown(c, trump)
-                for c in sorted_cards
-            ]
-        panels.append(
-            SeatPanel(
-                seat=seat,
-                place=place,
-                name=seat.word,
-                is_dealer=seat is state.dealer,
-                to_act=seat is state.current_seat,
-                sits_out=state.sits_out(seat) and in_play,
-                is_viewer=seat is viewer,
-                cards=cards,
-                count=len(held),
-                played=shown(played[seat], trump, *card_marks.get((seat, played[seat]), ("", "")))
-                if seat in played
-                else None,
-                won_trick=seat is winner,
-            )
-        )
+    # The card about to be chosen carries its decision's mark in the hand.
+    held_marks = {}
+    if decision is not None and not decision.hidden and decision.mark:
+        action = replay.history[step][1]
+        if isinstance(action, Play | Discard) and action.card is not None:
+            held_marks[(decision.seat, action.card)] = (decision.mark, decision.cls)
+    kind = "act" if side is not None or decision is None else decision.kind
+    panels = seat_views(
+        state,
+        viewer,
+        face_up=list(Seat) if see_all else [viewer],
+        you=you if you is viewer else None,
+        turn=lambda seat: f"To {'act' if kind == 'call' else kind}",
+        held_marks=held_marks,
+        # A side line's cards are not the main line's: its marks do not apply to them.
+        played_marks=marks if side is None else None,
+    )
+    winner = next((panel.seat for panel in panels if panel.won_trick), None)
 
     if state.strain is None and state.round == 1 and not state.is_terminal:
         upcard_note = "Upcard"
@@ -667,11 +574,11 @@ def build_page(
         upcard_note = "Not picked up"
 
     # The discard: seen by the dealer only, unless everything is visible.
-    discard: ShownCard | None = None
+    discard: CardView | None = None
     discard_note = ""
     if state.discarded:
         if see_all or viewer is state.dealer:
-            discard = shown(state.discard, trump)
+            discard = card_view(state.discard, trump)
             discard_note = f"{state.dealer.word} discarded"
         else:
             discard_note = f"{state.dealer.word} discarded a card (hidden from {viewer.word})"
@@ -704,7 +611,7 @@ def build_page(
         )
         (moves if isinstance(action, Play | Discard) else auction).append(view)
 
-    tricks = _completed_tricks(state, card_marks)
+    tricks = _completed_tricks(state, marks if side is None else {})
     play_on = []
     if side is None and step == total and not state.is_terminal:
         play_on = [
@@ -739,7 +646,7 @@ def build_page(
         seats=panels,
         trump="" if state.strain is None else strain_text(state.strain),
         maker="" if state.maker is None else state.maker.word + (" alone" if state.alone else ""),
-        upcard=shown(state.upcard, trump),
+        upcard=card_view(state.upcard, trump),
         upcard_note=upcard_note,
         trick_note=f"{winner.word} won the trick." if winner is not None else "",
         last_trick=tricks[-1] if tricks else None,
@@ -748,7 +655,7 @@ def build_page(
         moves=moves,
         discard=discard,
         discard_note=discard_note,
-        kitty=[shown(c, trump) for c in state.kitty] if see_all else None,
+        kitty=[card_view(c, trump) for c in state.kitty] if see_all else None,
         tricks_won={"NS": state.tricks_won[Team.NS], "EW": state.tricks_won[Team.EW]},
         announce=announce,
         nav=nav,
@@ -790,7 +697,7 @@ def _announcement(
         dealer_sees = see_all or viewer is state.dealer
         parts.append(describe(seat, action, node.parent.state, discard_visible=dealer_sees))
         if isinstance(action, Play) and state.tricks:
-            trick = _shown_trick(state)
+            trick = shown_trick(state)
             if trick is not None and len(trick.cards) == len(state.active_seats):
                 parts.append(f"{state.trick_winner(trick).word} wins the trick.")
     if state.is_terminal:

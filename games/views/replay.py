@@ -103,7 +103,13 @@ def hand_review(request: HttpRequest, pk: int) -> HttpResponse:
     comments = list(HandComment.objects.on(hand)) if access.can_comment else []
     counts = Counter(comment.step for comment in comments)
     page = build_page(
-        replay, params, base=base, default_seat=default_seat, notes=notes, comment_counts=counts
+        replay,
+        params,
+        base=base,
+        default_seat=default_seat,
+        notes=notes,
+        comment_counts=counts,
+        you=default_seat if access.is_owner else None,
     )
     current = page.params
     context: dict[str, Any] = {
@@ -116,7 +122,6 @@ def hand_review(request: HttpRequest, pk: int) -> HttpResponse:
         "view_urls": {
             view: page_url(base, current, default_seat, view=view) for view in ("all", "seat")
         },
-        "is_owner_seat": access.is_owner and params.seat is default_seat,
         "owner_seat": default_seat.word,
         "main_result": replay.record.state.result().to_json(),
         "main_outcome": result_text(replay.record.state) if replay.record.state.is_terminal else "",

@@ -22,10 +22,10 @@ from games.replay import (
     page_url,
     parse_params,
     parse_token,
-    places,
     solver_finish,
     with_solver_moves,
 )
+from games.table import places
 from tests.records import SPEC_RECORD
 
 from .replay_hands import record, review

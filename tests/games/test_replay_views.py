@@ -175,17 +175,17 @@ def test_a_history_restore_gets_the_whole_page(client: Client, alice: User, revi
 
 def test_the_seat_view_hides_the_other_hands(client: Client, alice: User, reviewed: Hand) -> None:
     html = login(client, alice).get(url(reviewed, step="8", view="seat")).content.decode()
-    assert html.count('class="rhand"') == 1
+    assert html.count('class="seat__hand"') == 1
     assert "South's cards" in html and "West's cards" not in html
     assert "hidden from South" in html
     everything = client.get(url(reviewed, step="8")).content.decode()
-    assert everything.count('class="rhand"') == 4
+    assert everything.count('class="seat__hand"') == 4
 
 
 def test_the_viewer_can_sit_anywhere(client: Client, alice: User, reviewed: Hand) -> None:
     html = login(client, alice).get(url(reviewed, step="3", seat="E")).content.decode()
-    assert re.search(r'rseat rseat--bottom[^"]*">\s*<p class="rseat__name"><strong>East', html)
-    assert re.search(r'rseat rseat--top[^"]*">\s*<p class="rseat__name"><strong>West', html)
+    assert re.search(r'seat seat--bottom[^"]*">\s*<p class="seat__name"><strong>East', html)
+    assert re.search(r'seat seat--top[^"]*">\s*<p class="seat__name"><strong>West', html)
 
 
 # -- what-if ------------------------------------------------------------------------------------
@@ -312,7 +312,7 @@ def test_the_hands_seat_is_the_default_point_of_view(
     reviewed.seat = Seat.W.value
     reviewed.save()
     html = login(client, alice).get(url(reviewed)).content.decode()
-    assert re.search(r'rseat rseat--bottom[^"]*">\s*<p class="rseat__name"><strong>West', html)
+    assert re.search(r'seat seat--bottom[^"]*">\s*<p class="seat__name"><strong>West', html)
 
 
 def test_the_play_page_links_a_finished_hand_to_its_review(
@@ -434,3 +434,20 @@ def test_a_replay_page_deals_the_hand_once(
     response = client.get(url(reviewed, **query), headers=headers)
     assert response.status_code == 200
     assert deals["states"] - deals["dd_tables"] == 2
+
+
+def test_the_play_page_and_the_replay_page_draw_the_seats_alike(
+    client: Client, alice: User, reviewed: Hand
+) -> None:
+    """One partial draws a seat on both tables: the same classes, the viewer at the bottom."""
+    login(client, alice)
+    game = GamePlay.objects.start(alice, PRESETS["standard"], seed=3)
+    pages = [
+        client.get(reverse("games:game", args=[game.pk])).content.decode(),
+        client.get(url(reviewed, step="14")).content.decode(),
+    ]
+    for html in pages:
+        seats = re.findall(r'<div class="seat seat--(\w+)', html)
+        assert sorted(seats) == ["bottom", "left", "right", "top"]
+        assert re.search(r'seat seat--bottom[^"]*">\s*<p class="seat__name"><strong>South', html)
+        assert "rseat" not in html and "rhand" not in html

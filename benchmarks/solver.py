@@ -190,10 +190,10 @@ def timed(
 def baseline_review(record: HandRecord) -> None:
     """What the hindsight review computes, by the baseline: every one of the dealer's six
     discards (each a whole deal to solve), and every option of every card."""
-    from analysis.solver.hindsight import position_of, revealed_state
+    from analysis.solver.hindsight import position_of
     from games.engine.hand import Discard, Play
 
-    state = revealed_state(record)
+    state = record.revealed_state()
     baselines: dict[tuple[int, tuple[bool, bool, bool, bool]], Baseline] = {}
 
     def baseline_for(position: Position) -> Baseline:

@@ -26,6 +26,7 @@ from lessons.display import Fact, card_choice, facts
 from lessons.progress import skill_mastery
 from lessons.quiz.skills import SKILLS
 
+from . import services
 from .context_processors import forget_assignment, remember_item
 from .forms import (
     AssignmentForm,
@@ -685,9 +686,7 @@ def _render_submission(
     items = list(found.practice_set.items.select_related("lesson").prefetch_related("hands"))
     results = item_results(submission, items=items)
     answers = (
-        HandAnswer.objects.filter(submission=submission, attempt=submission.attempt).select_related(
-            "hand", "item"
-        )
+        HandAnswer.objects.of_attempt(submission).select_related("hand", "item")
         if submission
         else []
     )
@@ -748,7 +747,7 @@ def assignment_turn_in(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, "Start the assignment before turning it in.")
         return redirect("classes:assignment", pk=found.pk)
     try:
-        submission.turn_in()
+        services.turn_in(submission)
     except ClassError as error:
         messages.error(request, str(error))
     else:
@@ -806,12 +805,7 @@ def item_open(request: HttpRequest, pk: int, item_pk: int) -> HttpResponse:
 def _review_context(
     found: Assignment, item: PracticeItem, submission: Submission
 ) -> dict[str, Any]:
-    answered = {
-        a.hand_id: a
-        for a in HandAnswer.objects.filter(
-            submission=submission, attempt=submission.attempt, item=item
-        )
-    }
+    answered = {a.hand_id: a for a in HandAnswer.objects.of_attempt(submission).filter(item=item)}
     hands = list(item.hands.order_by("pk"))
     current = next((hand for hand in hands if hand.pk not in answered), None)
     question: dict[str, Any] | None = None

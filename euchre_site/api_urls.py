@@ -4,7 +4,6 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts import api as accounts_api
-from analysis import api as analysis_api
 from games import api as games_api
 from lessons import api as lessons_api
 from lessons import quiz_api
@@ -15,7 +14,7 @@ urlpatterns = [
     path("me/", accounts_api.me, name="me"),
     path("hands/", games_api.hands, name="hands"),
     path("hands/<int:hand_id>/", games_api.hand, name="hand"),
-    path("hands/<int:hand_id>/analysis", analysis_api.hand_analysis, name="hand_analysis"),
+    path("hands/<int:hand_id>/analysis", games_api.hand_analysis, name="hand_analysis"),
     path("quiz/skills", quiz_api.quiz_skills, name="quiz_skills"),
     path("quiz/next", quiz_api.quiz_next, name="quiz_next"),
     path("quiz/<str:question_id>/answer", quiz_api.quiz_answer, name="quiz_answer"),

@@ -28,18 +28,17 @@ from analysis.solver.hindsight import (
     dd_table,
     discard_options,
     position_of,
-    revealed_state,
 )
 from analysis.solver.judgement import MARKS, Mark
 from analysis.solver.review import DecisionReview, Review, standard_policy
-from games.engine.actions import ActionError, format_action, parse_action
+from games.engine.actions import format_action, parse_action
 from games.engine.cards import ALL_CARDS, Card, Seat, Suit, Team, parse_seat
+from games.engine.errors import ActionError, IllegalActionError
 from games.engine.hand import (
     NT,
     Action,
     Discard,
     HandState,
-    IllegalAction,
     Phase,
     Play,
 )
@@ -318,7 +317,7 @@ class Node:
 
     def child(self, action: Action) -> Node:
         """The node after ``action`` from here, made the first time it is asked for.
-        Raises ``IllegalAction`` when the rules forbid it."""
+        Raises ``IllegalActionError`` when the rules forbid it."""
         # A discard the record leaves unknown has no token; only the main line takes it.
         unknown = isinstance(action, Discard) and action.card is None
         token = "x?" if unknown else action_token(action)
@@ -340,7 +339,7 @@ class Replay:
         self.record: HandRecord = parse_record(record)
         self.history: list[tuple[Seat, Action]] = list(self.record.state.history)
         # The one deal of the page: every position, main line or what-if, grows from it.
-        node = Node(revealed_state(self.record))
+        node = Node(self.record.revealed_state())
         self.mainline: list[Node] = [node]
         """The main line's nodes: ``mainline[n]`` is the position after ``n`` actions."""
         for _, action in self.history:
@@ -413,7 +412,7 @@ class Replay:
             if action not in state.legal_actions():
                 try:
                     state.copy().apply(action)
-                except IllegalAction as error:
+                except IllegalActionError as error:
                     reason = str(error)
                 else:
                     reason = f"it is not one of {seat.word}'s choices here"
@@ -447,7 +446,7 @@ def solver_action(state: HandState, solvers: Solvers) -> Action:
         except Unknown as unknown:
             raise SolverError(f"it needs every card known ({unknown.reason})") from None
         values = solvers(position).options(position)
-        if position.to_move % 2 == 0:  # North–South maximise their tricks
+        if position.to_move % 2 == 0:  # North-South maximise their tricks
             pick = max(values, key=lambda c: (values[c], -c))
         else:
             pick = min(values, key=lambda c: (values[c], c))
@@ -881,7 +880,7 @@ class Summary:
     seats: list[SeatSummary]
     mistakes: list[MistakeView]
     dd_rows: list[tuple[str, int, int, dict[str, int]]]
-    """Each strain: its name, North–South's and East–West's tricks, and each seat alone."""
+    """Each strain: its name, North-South's and East-West's tricks, and each seat alone."""
     dd_error: str
     outcome: str
     points: dict[str, int] | None

@@ -30,18 +30,20 @@ import yaml
 
 from games.engine.cards import (
     ALL_CARDS,
+    Bower,
     Card,
-    CardError,
     Rank,
     Seat,
     Suit,
     Team,
+    bower,
     effective_suit,
     parse_card,
     parse_seat,
     parse_suit,
     power,
 )
+from games.engine.errors import CardError, IllegalActionError, RuleError
 from games.engine.hand import (
     NT,
     Action,
@@ -50,13 +52,21 @@ from games.engine.hand import (
     FarmerRedeal,
     FarmerSwap,
     HandState,
-    IllegalAction,
     Phase,
     Strain,
 )
-from games.engine.rules import RuleError, Rules, format_rules, parse_rules
+from games.engine.rules import Rules, format_rules, parse_rules
 from games.engine.scoring import scoring_row
-from games.engine.words import card_name
+from games.engine.words import (
+    and_list,
+    are_trump,
+    call_label,
+    capital,
+    card_name,
+    number_word,
+    the,
+    the_with_role,
+)
 
 __all__ = [
     "CONTENT_DIR",
@@ -352,7 +362,7 @@ def _norm_legal_calls(raw: Mapping[str, Any]) -> dict[str, Any]:
     if not isinstance(auction, list):
         raise ExerciseError("auction", f"expected a list of calls, got {auction!r}")
     calls = [_call(item, f"auction[{i}]") for i, item in enumerate(cast(list[object], auction))]
-    return {"dealer": str(dealer), "upcard": str(upcard), "auction": [call_text(c) for c in calls]}
+    return {"dealer": str(dealer), "upcard": str(upcard), "auction": [call_label(c) for c in calls]}
 
 
 def _norm_farmers_hand(raw: Mapping[str, Any]) -> dict[str, Any]:
@@ -373,15 +383,6 @@ _NORMALISERS = {
     "legal_calls": _norm_legal_calls,
     "farmers_hand": _norm_farmers_hand,
 }
-
-
-# -- calls, as the quiz writes them: "pass", "order_up alone", "name H" -----------------------
-
-
-def call_text(call: Call) -> str:
-    """``pass``, ``order_up``, ``order_up alone``, ``name H``, ``name NT alone``…"""
-    text = call.kind if call.kind != "name" else f"name {call.suit}"
-    return text + (" alone" if call.alone else "")
 
 
 def _call(value: object, field: str) -> Call:
@@ -449,7 +450,7 @@ def _leader_state(exercise: Mapping[str, Any]) -> HandState:
             raise ExerciseError("defender_alone", f"{defender} cannot defend alone here")
         if state.phase is Phase.DISCARD:
             state.apply(Discard(cast(Card, state.hands[dealer][0])))
-    except IllegalAction as error:
+    except IllegalActionError as error:
         raise ExerciseError("maker", str(error)) from None
     return state
 
@@ -516,7 +517,7 @@ def _calls_state(ex: Mapping[str, Any]) -> HandState:
             raise ExerciseError(f"auction[{i}]", "the auction is already over")
         try:
             state.apply(_call(text, f"auction[{i}]"))
-        except IllegalAction as error:
+        except IllegalActionError as error:
             raise ExerciseError(f"auction[{i}]", str(error)) from None
     if state.phase is not Phase.AUCTION:
         raise ExerciseError("auction", "the auction is over: no one has a call to make")
@@ -525,7 +526,7 @@ def _calls_state(ex: Mapping[str, Any]) -> HandState:
 
 def _answer_legal_calls(ex: Mapping[str, Any]) -> set[str]:
     state = _calls_state(ex)
-    return {call_text(a) for a in state.legal_actions() if isinstance(a, Call)}
+    return {call_label(a) for a in state.legal_actions() if isinstance(a, Call)}
 
 
 def _farmer_seat(ex: Mapping[str, Any]) -> tuple[HandState, Seat]:
@@ -580,12 +581,6 @@ def answer_for(exercise: Mapping[str, Any]) -> set[str]:
 # -- prompts and choices --------------------------------------------------------------------
 
 
-def _trump_words(strain: str) -> str:
-    if strain == NT:
-        return "No-trump was named"
-    return f"{parse_suit(strain).plural.capitalize()} are trump"
-
-
 def _seat_word(seat: str | None) -> str:
     return "" if seat is None else parse_seat(seat).word
 
@@ -596,17 +591,17 @@ def prompt_for(exercise: Mapping[str, Any]) -> str:
     if "prompt" in ex:
         return str(ex["prompt"])
     kind = ex["kind"]
+    trump = are_trump(_strain(ex["trump"], "trump")) if "trump" in ex else ""
     if kind == "winner":
-        return f"{_trump_words(ex['trump'])}. Which card wins this trick?"
+        return f"{trump}. Which card wins this trick?"
     if kind == "trumps":
-        return f"{_trump_words(ex['trump'])}. Which of these cards are trumps?"
+        return f"{trump}. Which of these cards are trumps?"
     if kind == "legal":
         who = _seat_word(ex.get("seat")) or "you"
         start = "lead" if not ex["trick"] else "play to this trick"
-        return f"{_trump_words(ex['trump'])}. Which cards may {who} {start}?"
+        return f"{trump}. Which cards may {who} {start}?"
     if kind == "effective_suit":
-        card = card_name(parse_card(ex["card"]))
-        return f"{_trump_words(ex['trump'])}. Which suit does the {card.lower()} belong to?"
+        return f"{trump}. Which suit does {the(parse_card(ex['card']))} belong to?"
     if kind == "leader":
         text = f"{_seat_word(ex['dealer'])} deals"
         if ex["alone"]:
@@ -656,7 +651,7 @@ def choices_for(exercise: Mapping[str, Any]) -> list[str]:
     # Besides the legal calls, those a learner might wrongly think allowed: passing,
     # ordering up, and naming any suit.
     state = _calls_state(ex)
-    offered = {call_text(a) for a in state.legal_actions() if isinstance(a, Call)}
+    offered = {call_label(a) for a in state.legal_actions() if isinstance(a, Call)}
     offered |= {"pass", "order_up", "order_up alone"} | {f"name {s.value}" for s in Suit}
     return [call for call in _CALL_ORDER if call in offered]
 
@@ -670,27 +665,6 @@ _CALL_ORDER = [
 
 
 # -- explanations ---------------------------------------------------------------------------
-
-
-def _describe(card: Card, trump: Suit | None) -> str:
-    """``the jack of diamonds (the left bower)``."""
-    name = card_name(card, trump)
-    base, _, role = name.partition(", ")
-    text = f"the {base.lower()}"
-    return f"{text} (the {role})" if role else text
-
-
-_NUMBERS = ("no", "one", "two", "three", "four", "five", "six")
-
-
-def _capital(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
-def _list(words: list[str]) -> str:
-    if len(words) <= 1:
-        return "".join(words)
-    return ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def _given(answer: str | Iterable[str] | None) -> set[str]:
@@ -727,19 +701,19 @@ def _why_winner(ex: Mapping[str, Any], right: set[str], given: set[str]) -> str:
     led = effective_suit(plays[0][1], trump)
     winner = parse_card(next(iter(right)))
     trumps = [c for _, c in plays if trump is not None and effective_suit(c, trump) is trump]
-    lead = _describe(plays[0][1], trump)
+    lead = the_with_role(plays[0][1], trump)
     text = f"The lead, {lead}, makes {led.plural} the suit to follow."
     if trump is not None and plays[0][1].suit is not led:
         text = f"The lead, {lead}, is a {trump.plural[:-1]}, so trump was led."
     if trumps:
         if len(trumps) == 1:
-            text += f" Only one trump was played, {_describe(winner, trump)}, and it wins."
+            text += f" Only one trump was played, {the_with_role(winner, trump)}, and it wins."
         else:
-            text += f" The best trump on the table takes it: {_describe(winner, trump)}."
+            text += f" The best trump on the table takes it: {the_with_role(winner, trump)}."
     else:
         text += (
             f" Nobody played a trump, so the best {led.plural[:-1]} takes it: "
-            f"{_describe(winner, trump)}."
+            f"{the_with_role(winner, trump)}."
         )
     for text_card in sorted(given - right):
         try:
@@ -753,22 +727,22 @@ def _why_winner(ex: Mapping[str, Any], right: set[str], given: set[str]) -> str:
             reason = "is a trump, but a lower one"
         elif suit is led:
             reason = f"follows {led.plural}, but is beaten"
-        elif trump is not None and card.rank is Rank.JACK and card.suit is trump.same_colour:
+        elif bower(card, trump) is Bower.LEFT:
             reason = "is a trump"
         else:
             reason = f"is neither {led.plural} nor trump, so it cannot win"
-        text += f" {_describe(card, trump)[0].upper()}{_describe(card, trump)[1:]} {reason}."
+        text += f" {capital(the_with_role(card, trump))} {reason}."
     return text
 
 
 def _why_trumps(ex: Mapping[str, Any], right: set[str], given: set[str]) -> str:
     trump = cast(Suit, _trump(_strain(ex["trump"], "trump")))
     cards = [parse_card(c) for c in ex["hand"] if c in right]
-    names = [_describe(c, trump) for c in cards]
+    names = [the_with_role(c, trump) for c in cards]
     count = len(cards)
     text = (
-        f"With {trump.plural} trump this hand holds {_NUMBERS[count]} trump"
-        f"{'s' if count != 1 else ''}: {_list(names)}."
+        f"With {trump.plural} trump this hand holds {number_word(count)} trump"
+        f"{'s' if count != 1 else ''}: {and_list(names)}."
     )
     left = [c for c in cards if c.suit is trump.same_colour]
     if left:
@@ -780,7 +754,7 @@ def _why_trumps(ex: Mapping[str, Any], right: set[str], given: set[str]) -> str:
         if text_card in ex["hand"]:
             card = parse_card(text_card)
             text += (
-                f" {_capital(_describe(card, trump))} is a {card.suit.plural[:-1]}, not a trump."
+                f" {capital(the_with_role(card, trump))} is a {card.suit.plural[:-1]}, not a trump."
             )
     fakes = [
         parse_card(c)
@@ -789,7 +763,7 @@ def _why_trumps(ex: Mapping[str, Any], right: set[str], given: set[str]) -> str:
     ]
     if fakes:
         text += (
-            f" {_list([_describe(c, trump) for c in fakes]).capitalize()} "
+            f" {and_list([the_with_role(c, trump) for c in fakes]).capitalize()} "
             f"{'stays a' if len(fakes) == 1 else 'stay'} {trump.same_colour.plural[:-1]}"
             f"{'' if len(fakes) == 1 else 's'}: only the jack changes suit."
         )
@@ -803,14 +777,14 @@ def _why_legal(ex: Mapping[str, Any], right: set[str], given: set[str]) -> str:
         return "Whoever leads may lead any card."
     first = parse_card(ex["trick"][0][1])
     led = effective_suit(first, trump)
-    text = f"{_describe(first, trump)[0].upper()}{_describe(first, trump)[1:]} was led"
+    text = f"{capital(the_with_role(first, trump))} was led"
     text += f", so the suit to follow is {led.plural}."
     following = [c for c in hand if effective_suit(c, trump) is led]
     if following:
         count = len(following)
         text += (
-            f" This hand holds {_NUMBERS[count]} {led.plural[:-1]}{'s' if count != 1 else ''}"
-            f", {_list([_describe(c, trump) for c in following])}, "
+            f" This hand holds {number_word(count)} {led.plural[:-1]}{'s' if count != 1 else ''}"
+            f", {and_list([the_with_role(c, trump) for c in following])}, "
             f"and must play {'it' if count == 1 else 'one of them'}."
         )
         for text_card in sorted(given - right):
@@ -819,7 +793,7 @@ def _why_legal(ex: Mapping[str, Any], right: set[str], given: set[str]) -> str:
             except CardError:
                 continue
             if card in hand:
-                text += f" {_capital(_describe(card, trump))} does not follow {led.plural}."
+                text += f" {capital(the_with_role(card, trump))} does not follow {led.plural}."
     else:
         text += f" This hand has no {led.plural}, so any card may be played."
     if trump is not None:
@@ -837,17 +811,19 @@ def _why_effective_suit(ex: Mapping[str, Any], right: set[str], given: set[str])
     card = parse_card(ex["card"])
     suit = parse_suit(next(iter(right)))
     if trump is None:
-        return f"In no-trump there are no bowers: {_describe(card, None)} is a {suit.plural[:-1]}."
-    if card.rank is Rank.JACK and card.suit is trump.same_colour:
         return (
-            f"{_capital(_describe(card, trump))} shares trump's colour: while "
+            f"In no-trump there are no bowers: {the_with_role(card, None)} is a {suit.plural[:-1]}."
+        )
+    if bower(card, trump) is Bower.LEFT:
+        return (
+            f"{capital(the_with_role(card, trump))} shares trump's colour: while "
             f"{trump.plural} are trump it is a "
             f"{trump.plural[:-1]}, second only to the jack of {trump.plural}."
         )
-    if card.rank is Rank.JACK and card.suit is trump:
+    if bower(card, trump) is Bower.RIGHT:
         return f"The jack of {trump.plural} is the right bower, the highest trump."
     return (
-        f"Only the two jacks of trump's colour are special; {_describe(card, trump)} "
+        f"Only the two jacks of trump's colour are special; {the_with_role(card, trump)} "
         f"keeps its printed suit, {suit.plural}."
     )
 
@@ -871,7 +847,7 @@ def _why_leader(ex: Mapping[str, Any], right: set[str], given: set[str]) -> str:
         seat = seat.next
     if skipped:
         text += (
-            f", but {_list([s.word for s in skipped])} sits out this hand, so the lead passes "
+            f", but {and_list([s.word for s in skipped])} sits out this hand, so the lead passes "
             f"on to {leader.word}."
         )
     else:
@@ -953,7 +929,7 @@ def _why_farmers_hand(ex: Mapping[str, Any], right: set[str], given: set[str]) -
     if right == {NONE}:
         return text + " This hand does not have them, so it must be played as dealt."
     cards = sorted(right, key=lambda c: parse_card(c).index)
-    text += f" This hand may show {_list(cards)}"
+    text += f" This hand may show {and_list(cards)}"
     if len(cards) > 3:
         text += ", any three of them"
     return text + "."
@@ -1057,7 +1033,7 @@ def _step(name: str, number: int, item: object) -> dict[str, Any]:
         }
     except ExerciseError as error:
         raise ContentError(f"{where} ({raw.get('kind')}): {error}") from None
-    except (CardError, RuleError, IllegalAction) as error:
+    except (CardError, RuleError, IllegalActionError) as error:
         raise ContentError(f"{where} ({raw.get('kind')}): {error}") from None
 
 

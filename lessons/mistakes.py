@@ -12,14 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from analysis.solver.hindsight import revealed_state
 from analysis.solver.judgement import INACCURACY
 from analysis.solver.review import DecisionReview, Foresight, Review
 from games.engine.cards import Seat, parse_card
-from games.engine.hand import NT, HandState
+from games.engine.hand import HandState
 from games.engine.record import HandRecord
 from games.engine.rules import format_rules
-from games.engine.words import card_name, short_name
+from games.engine.words import are_trump, card_name, label_text, the_short
 
 __all__ = ["TOLERANCE", "MistakeQuestion", "mistake_questions"]
 
@@ -39,19 +38,6 @@ class MistakeQuestion:
     grading: dict[str, Any]
 
 
-def _strain_words(state: HandState) -> str:
-    if state.strain is None:
-        return ""
-    if state.strain == NT:
-        return "No-trump was called. "
-    return f"{state.strain.plural.capitalize()} are trump. "  # type: ignore[union-attr]
-
-
-def _call_words(label: str) -> str:
-    words = label.replace("_", " ")
-    return words.replace("name ", "name ").replace(" NT", " no-trump")
-
-
 def mistake_questions(
     record: HandRecord, review: Review, seat: Seat, title: str
 ) -> list[MistakeQuestion]:
@@ -59,7 +45,7 @@ def mistake_questions(
     questions: list[MistakeQuestion] = []
     if len(review.decisions) != len(record.state.history):
         return questions  # a review made before calls were reviewed: nothing to line up
-    state = revealed_state(record)
+    state = record.revealed_state()
     for index, ((who, action), decision) in enumerate(
         zip(record.state.history, review.decisions, strict=True)
     ):
@@ -110,21 +96,22 @@ def _question(
         kind = "best_card"
         trick = state.tricks[-1] if state.tricks else None
         position["trump"] = None if state.strain is None else str(state.strain)
+        trump = "" if state.strain is None else are_trump(state.strain, no_trump="called") + ". "
         if trick is not None and trick.cards:
             position["trick"] = [[s.value, str(c)] for s, c in trick.cards]
         if decision.kind == "discard":
             prompt = (
-                f"{intro}{_strain_words(state)}You picked up the {card_name(state.upcard)}. "
+                f"{intro}{trump}You picked up the {card_name(state.upcard)}. "
                 "Which card do you discard?"
             )
         else:
             played = (
-                ", ".join(f"{s.word} the {short_name(c)}" for s, c in trick.cards)
+                ", ".join(f"{s.word} {the_short(c)}" for s, c in trick.cards)
                 if (trick is not None and trick.cards)
                 else ""
             )
             so_far = f"The trick so far: {played}. " if played else "You lead. "
-            prompt = f"{intro}{_strain_words(state)}{so_far}Which card do you play?"
+            prompt = f"{intro}{trump}{so_far}Which card do you play?"
         choices = sorted(values, key=lambda c: parse_card(c).index)
     chosen = decision.chosen or ""
     explanation = (
@@ -157,5 +144,5 @@ def _question(
 
 def _option_words(option: str, field: str) -> str:
     if field == "card":
-        return "the " + short_name(parse_card(option))
-    return _call_words(option)
+        return the_short(parse_card(option))
+    return label_text(option, spell_no_trump=True)

@@ -15,7 +15,6 @@ from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
-from analysis.models import AnalysisJob
 from games.engine.cards import parse_suit
 from games.engine.record import parse_record
 from games.engine.rules import PRESETS
@@ -393,16 +392,11 @@ def _next_mistake(user: Any) -> QuizQuestion | None:
     )
     hands = Hand.objects.filter(owner=user, games__isnull=False).distinct().order_by("-created")
     for hand in hands[:50]:
-        job = (
-            AnalysisJob.objects.filter(hand=hand, status=AnalysisJob.Status.DONE)
-            .select_related("result")
-            .order_by("-id")
-            .first()
-        )
-        if job is None or job.result is None:
+        review = hand.review()
+        if review is None:
             continue
         record = parse_record(hand.record)
-        for question in mistake_questions(record, job.result.as_review(), HUMAN_SEAT, str(hand)):
+        for question in mistake_questions(record, review, HUMAN_SEAT, str(hand)):
             seed = hand.pk * 1000 + question.decision
             if seed in seen:
                 continue

@@ -49,7 +49,6 @@ from .hindsight import (
     discard_options,
     position_of,
     principal_line,
-    revealed_state,
 )
 from .judgement import Mark, classify, mark_named, mean_accuracy
 
@@ -350,7 +349,7 @@ def review_hand(
     total = count_decisions(record)
     if progress is not None:
         progress(0, total)
-    state = revealed_state(record)
+    state = record.revealed_state()
     solvers = Solvers()
     # The foresight of every decision shares its solvers: what they learn of a position
     # holds for any question, and later decisions meet the positions of earlier ones.

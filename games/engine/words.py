@@ -69,6 +69,7 @@ __all__ = [
     "plural",
     "points_text",
     "result_text",
+    "scores_text",
     "short_name",
     "side_words",
     "strain_text",
@@ -376,6 +377,15 @@ def team_word(team: Team) -> str:
     'North-South'
     """
     return "North-South" if team is Team.NS else "East-West"
+
+
+def scores_text(ns: int, ew: int) -> str:
+    """A game's score by team: ``North-South 7, East-West 4``.
+
+    >>> scores_text(7, 4)
+    'North-South 7, East-West 4'
+    """
+    return f"{team_word(Team.NS)} {ns}, {team_word(Team.EW)} {ew}"
 
 
 def side_words(team: Team, you: Seat = Seat.S) -> str:

@@ -65,11 +65,11 @@ def hand_retry_analysis(request: HttpRequest, pk: int) -> HttpResponse:
     hand = get_own_hand(request, pk)
     job = latest_jobs([hand.pk]).get(hand.pk)
     if job is not None and job.status == AnalysisJob.Status.FAILED:
-        AnalysisJob.objects.request(
-            hand, ReviewParams.from_json(job.params), queue=AnalysisJob.Queue.INTERACTIVE
+        hand.request_analysis(
+            ReviewParams.from_json(job.params), queue=AnalysisJob.Queue.INTERACTIVE
         )
     elif job is None:
-        AnalysisJob.objects.request(hand, queue=AnalysisJob.Queue.INTERACTIVE)
+        hand.request_analysis(queue=AnalysisJob.Queue.INTERACTIVE)
     if request.htmx:
         return hand_status(request, pk)
     messages.success(request, f"{hand}: its review is queued again.")

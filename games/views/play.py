@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -12,9 +10,12 @@ from django.views.decorators.http import require_POST
 
 from games.forms import StartGameForm
 from games.models import GamePlay
+from games.signals import GamePurpose, play_link_opened
 
 
-def _render_play(request: HttpRequest, form: StartGameForm, assignment: Any = None) -> HttpResponse:
+def _render_play(
+    request: HttpRequest, form: StartGameForm, purpose: GamePurpose | None = None
+) -> HttpResponse:
     games = GamePlay.objects.owned_by(request.user)
     return render(
         request,
@@ -23,7 +24,7 @@ def _render_play(request: HttpRequest, form: StartGameForm, assignment: Any = No
             "form": form,
             "playing": games.filter(status=GamePlay.Status.PLAYING),
             "finished": games.filter(status=GamePlay.Status.FINISHED)[:10],
-            "assignment": assignment,
+            "assignment": purpose,
         },
     )
 
@@ -35,28 +36,13 @@ def play(request: HttpRequest) -> HttpResponse:
     form, problems = StartGameForm.from_link(request.GET)
     for problem in problems:
         messages.warning(request, problem)
-    return _render_play(request, form, _assignment_from_link(request))
+    return _render_play(request, form, _purpose_from_link(request))
 
 
-def _assignment_from_link(request: HttpRequest) -> Any:
-    """The student's assignment a link names, or ``None`` (an unknown or foreign one is
-    ignored, with a message)."""
-    from classes.models import Assignment
-
-    raw = request.GET.get("assignment", "")
-    if not raw:
-        return None
-    found = None
-    if raw.isdigit() and len(raw) < 10:
-        found = (
-            Assignment.objects.visible_to_student(request.user)
-            .select_related("practice_set")
-            .filter(pk=int(raw))
-            .first()
-        )
-    if found is None:
-        messages.warning(request, "The link's assignment is not one of yours: it was left out.")
-    return found
+def _purpose_from_link(request: HttpRequest) -> GamePurpose | None:
+    """What the link's game is for, as the apps listening to ``play_link_opened`` say."""
+    answers = play_link_opened.send(sender=GamePlay, request=request)
+    return next((purpose for _, purpose in answers if purpose is not None), None)
 
 
 @require_POST

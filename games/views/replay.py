@@ -173,7 +173,7 @@ def hand_reanalyse(request: HttpRequest, pk: int) -> HttpResponse:
             params = ReviewParams.from_json(latest.params)
         except ValueError:
             params = ReviewParams()
-    job, created = AnalysisJob.objects.request(hand, params, queue=AnalysisJob.Queue.INTERACTIVE)
+    job, created = hand.request_analysis(params, queue=AnalysisJob.Queue.INTERACTIVE)
     if created:
         messages.success(request, "The review was asked for again; it is on its way.")
     elif job.status == AnalysisJob.Status.DONE:

@@ -111,7 +111,7 @@ def _explain_suit(card: Card, trump: Suit | None) -> str:
             f"With {trump.plural} trump, {the(card)} is the left bower: it belongs to "
             f"{trump.plural}, the trump suit, not to {card.suit.plural}."
         )
-    if card.rank is Rank.JACK and card.suit is trump:
+    if bower(card, trump) is Bower.RIGHT:
         return f"{capital(the(card))} is the right bower, the highest trump: it stays a trump."
     if card.rank is Rank.JACK:
         return (

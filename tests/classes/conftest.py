@@ -7,7 +7,7 @@ from pytest_django.fixtures import Settings
 
 from accounts.models import User
 from classes.models import Assignment, Classroom, PracticeItem, PracticeSet
-from games.engine.record import format_record, parse_record
+from games.engine.record import parse_record
 from games.models import Hand, record_hash
 from tests.records import SPEC_RECORD
 
@@ -29,7 +29,7 @@ def make_user(name: str, *, teacher: bool = False) -> User:
 def make_hand(owner: User, data: dict[str, Any] = SPEC_RECORD, title: str = "") -> Hand:
     """A hand in the owner's library, stored as the upload would store it (without
     queueing its analysis, which these tests do not need)."""
-    canonical = format_record(parse_record(data))
+    canonical = parse_record(data).canonical()
     return Hand.objects.create(
         owner=owner,
         title=title,

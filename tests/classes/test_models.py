@@ -22,6 +22,7 @@ from classes.models import (
     Submission,
 )
 from classes.progress import item_results, matching_game, score_of
+from classes.services import turn_in
 from games.engine.rules import PRESETS, Rules, format_rules
 from games.models import GamePlay
 from lessons.models import Lesson, LessonProgress
@@ -97,12 +98,12 @@ def test_a_submission_goes_through_google_classrooms_states(
     submission = assignment.submission_for(student)
     assert submission.state == Submission.State.NOT_STARTED
     with pytest.raises(ClassError, match="Start the assignment"):
-        submission.turn_in()
+        turn_in(submission)
     submission.start()
     assert submission.state == Submission.State.IN_PROGRESS and submission.attempt == 1
     with pytest.raises(ClassError, match="started this already"):
         submission.start()
-    submission.turn_in()
+    turn_in(submission)
     assert submission.state == Submission.State.TURNED_IN and submission.score == 0
     with pytest.raises(ClassError, match="turned this in"):
         submission.start()
@@ -122,7 +123,7 @@ def test_a_second_attempt_starts_afresh_when_attempts_are_left(
     submission.start()
     answer_quiz(student, "left-bower", 1, right=True)
     answer_quiz(student, "left-bower", 1, right=True)
-    submission.turn_in()
+    turn_in(submission)
     assert submission.score == 50  # the quiz is done; the hand review is not
     submission.return_to_student("")
     submission.start(now=timezone.now() + timedelta(seconds=1))
@@ -138,7 +139,7 @@ def test_work_turned_in_after_the_due_date_is_late(assignment: Assignment, stude
     submission = assignment.submission_for(student)
     assert submission.is_late  # not turned in, past due
     submission.start()
-    submission.turn_in()
+    turn_in(submission)
     assert submission.is_late
     on_time = Assignment.objects.create(
         classroom=assignment.classroom,
@@ -146,7 +147,7 @@ def test_work_turned_in_after_the_due_date_is_late(assignment: Assignment, stude
         due_at=timezone.now() + timedelta(days=1),
     ).submission_for(student)
     on_time.start()
-    on_time.turn_in()
+    turn_in(on_time)
     assert not on_time.is_late
 
 
@@ -269,7 +270,7 @@ def test_turned_in_results_are_frozen(assignment: Assignment, student: User) -> 
     submission = assignment.submission_for(student)
     submission.start()
     answer_quiz(student, "left-bower", 1, right=True)
-    submission.turn_in()
+    turn_in(submission)
     answer_quiz(student, "left-bower", 1, right=True)  # after turning in: not counted
     submission.refresh_from_db()
     assert item_results(submission)[0].detail == "1 right of 1 answered (2 to answer)"

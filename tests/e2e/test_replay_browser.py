@@ -79,12 +79,12 @@ def test_a_player_uploads_a_hand_and_learns_from_its_review_with_the_keyboard(
     try:
         mistake_link.wait_for(timeout=90_000)
     except Exception as error:
-        job = AnalysisJob.objects.get(hand=hand)
+        job = hand.analysis_jobs.get()
         worker.check_alive()
         raise AssertionError(
             f"no review on the page; job {job.status}: {job.error}\n{worker.log()}"
         ) from error
-    assert AnalysisJob.objects.get(hand=hand).status == AnalysisJob.Status.DONE
+    assert hand.analysis_jobs.get().status == AnalysisJob.Status.DONE
     announce = page.locator("#replay-announce")
 
     # Step with the keyboard alone.

@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
-from classes.models import Classroom, teachers_of
+from classes.models import Classroom
 from games.engine.egn import read_egn
 from games.models import COMMENT_LENGTH, Hand, HandComment
 from notifications.models import Notification
@@ -68,12 +68,12 @@ def test_the_teachers_of_a_student_are_those_of_their_classes(
     other = make_user("other", teacher=True)
     classmate = make_user("kim")
     classroom.add_student(classmate)
-    assert list(teachers_of(student)) == [teacher]
-    assert list(teachers_of(classmate)) == [teacher]
-    assert list(teachers_of(teacher)) == []
-    assert other not in teachers_of(student)
+    assert list(User.objects.teachers_of(student)) == [teacher]
+    assert list(User.objects.teachers_of(classmate)) == [teacher]
+    assert list(User.objects.teachers_of(teacher)) == []
+    assert other not in User.objects.teachers_of(student)
     classroom.remove_student(student)
-    assert list(teachers_of(student)) == []
+    assert list(User.objects.teachers_of(student)) == []
 
 
 def test_a_teacher_comments_and_the_student_is_told(

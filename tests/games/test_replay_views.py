@@ -238,9 +238,7 @@ def test_a_hand_being_reviewed_is_steppable_and_polls_its_status(
     assert 'hx-trigger="every 2s"' in html
     assert "South's card:" in html and "not ready yet" in html
     status = reverse("games:hand_review_status", args=[hand.pk])
-    AnalysisJob.objects.filter(hand=hand).update(
-        status=AnalysisJob.Status.RUNNING, progress_done=4, progress_total=25
-    )
+    hand.analysis_jobs.update(status=AnalysisJob.Status.RUNNING, progress_done=4, progress_total=25)
     running = client.get(status, headers={"HX-Request": "true"})
     assert "Reviewing: 4 of 25 decisions" in running.content.decode()
     assert "HX-Refresh" not in running
@@ -258,9 +256,8 @@ def test_a_failed_review_says_so_and_its_owner_can_try_again(
     sent: list[int],
     django_capture_on_commit_callbacks: Any,
 ) -> None:
-    AnalysisJob.objects.filter(hand=hand).update(
-        status=AnalysisJob.Status.FAILED, error="the worker ran out of time"
-    )
+    hand.analysis_jobs.update(status=AnalysisJob.Status.FAILED, error="the worker ran out of time")
+    failed = hand.analysis_jobs.get()
     login(client, alice)
     html = client.get(url(hand)).content.decode()
     assert "The review failed." in html and "the worker ran out of time" in html
@@ -277,9 +274,10 @@ def test_a_failed_review_says_so_and_its_owner_can_try_again(
     with django_capture_on_commit_callbacks(execute=True):
         response = client.post(retry, {"step": "6"})
     assert response.status_code == 302 and response["Location"].endswith("?step=6")
-    assert hand.analysis_jobs.count() == 2
-    assert hand.analysis_jobs.first().status == AnalysisJob.Status.QUEUED
-    assert hand.analysis_jobs.first().params == hand.analysis_jobs.last().params
+    # The record's one job with these parameters is queued again, from scratch.
+    job = hand.analysis_jobs.get()
+    assert (job.status, job.error, job.attempts) == (AnalysisJob.Status.QUEUED, "", 0)
+    assert job.params == failed.params
     assert len(sent) == before + 1
 
 

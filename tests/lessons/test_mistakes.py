@@ -51,7 +51,7 @@ def test_the_player_practises_the_decisions_they_got_wrong(client: Client) -> No
     user = User.objects.create_user("learner", password="a long pass phrase")
     hand, _ = Hand.objects.create_from_record(user, SOUTH_THROWS_THE_ACE, title="Game 1, hand 1")
     GamePlay.objects.start(user, Rules(), seed=1).saved_hands.add(hand)
-    job = AnalysisJob.objects.get(hand=hand)
+    job = hand.analysis_jobs.get()
     review = review_hand(parse_record(hand.record), ReviewParams(samples=30, seed=3))
     result = AnalysisResult.objects.create(
         record_hash=hand.record_hash,

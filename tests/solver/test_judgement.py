@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import doctest
-
 import pytest
 
-import analysis.solver.judgement
 from analysis.solver.judgement import (
     BLUNDER,
     INACCURACY,
@@ -69,7 +66,3 @@ def test_a_seats_accuracy_averages_its_graded_decisions_and_leaves_out_forced_on
     assert review.accuracy(Seat.S) == pytest.approx((100 + decision_accuracy(0.35)) / 2)
     assert review.accuracy(Seat.E) is None
     assert mean_accuracy([]) is None
-
-
-def test_the_examples_in_the_docstrings_hold() -> None:
-    assert doctest.testmod(analysis.solver.judgement).failed == 0

@@ -7,7 +7,6 @@ import json
 import random
 
 from analysis.solver.foresight import sample_layouts, shuffle
-from analysis.solver.hindsight import revealed_state
 from analysis.solver.judgement import BLUNDER, classify
 from analysis.solver.review import DDOption, Review, ReviewParams, review_hand, standard_policy
 from games.engine.cards import ALL_CARDS, Seat, Suit, effective_suit, parse_card
@@ -105,7 +104,7 @@ def test_a_loss_within_twice_its_sampling_error_is_not_marked() -> None:
 
 def test_sampled_layouts_respect_voids_and_the_cards_seen() -> None:
     record = parse_record(THROWN_ACE)
-    state = revealed_state(record)
+    state = record.revealed_state()
     for _, action in record.state.history:
         if isinstance(action, Play) and state.cards_played == 12:
             break
@@ -182,7 +181,7 @@ def test_the_dealer_is_known_to_hold_the_upcard_after_picking_it_up() -> None:
             "discard": "TC",
         }
     )
-    state = revealed_state(record)
+    state = record.revealed_state()
     for _, action in record.state.history:
         state.apply(action)
     for layout in sample_layouts(state, Seat.W, 50, random.Random(2)):

@@ -9,7 +9,8 @@ from django.core.management.base import CommandError, CommandParser
 
 from analysis.solver.review import ReviewParams, review_hand
 from games.engine.record import HandRecord
-from games.management.commands._records import RecordCommand
+
+from ._records import RecordCommand
 
 
 class Command(RecordCommand):

@@ -22,10 +22,9 @@ from typing import Any
 from urllib.parse import urlencode
 
 from analysis.solver.hindsight import (
-    DealError,
+    DoubleDummy,
     Solvers,
     Unknown,
-    dd_table,
     discard_options,
     position_of,
 )
@@ -335,7 +334,12 @@ class Replay:
     """A hand's record and review as one tree of positions: the main line from the deal,
     with each what-if line a branch of it (see :class:`Node`)."""
 
-    def __init__(self, record: dict[str, Any], review: Review | None = None) -> None:
+    def __init__(
+        self,
+        record: dict[str, Any],
+        review: Review | None = None,
+        double_dummy: DoubleDummy | None = None,
+    ) -> None:
         self.record: HandRecord = parse_record(record)
         self.history: list[tuple[Seat, Action]] = list(self.record.state.history)
         # The one deal of the page: every position, main line or what-if, grows from it.
@@ -349,6 +353,8 @@ class Replay:
         aligned = review is not None and len(review.decisions) == len(self.history)
         self.review: Review | None = review if aligned else None
         """The hand's review, the one the page reads its marks and values from."""
+        self.double_dummy = double_dummy
+        """The deal's double-dummy table, stored with the review; never searched here."""
 
     @property
     def total(self) -> int:
@@ -380,11 +386,12 @@ class Replay:
         return next((i for i in steps if i > step), steps[0])
 
     def dd_table(self) -> tuple[dict[str, Any] | None, str]:
-        """The deal's double-dummy table, or ``None`` and why it has none."""
-        try:
-            return dd_table(self.record), ""
-        except DealError as error:
-            return None, _dd_unavailable(error)
+        """The deal's double-dummy table, or ``None`` and why the page has none."""
+        if self.double_dummy is None:
+            return None, "The double-dummy table appears once the review is done."
+        if self.double_dummy.table is None:
+            return None, _dd_unavailable(self.double_dummy.error)
+        return self.double_dummy.table, ""
 
     # -- side lines ------------------------------------------------------------------------
 
@@ -941,9 +948,9 @@ def build_summary(replay: Replay, *, url: Callable[[int], str]) -> Summary:
     )
 
 
-def _dd_unavailable(error: DealError) -> str:
+def _dd_unavailable(error: str) -> str:
     """Why the deal has no double-dummy table, in words: ``hands.S: …`` names a seat."""
-    field, _, _ = str(error).partition(":")
+    field, _, _ = error.partition(":")
     if field.startswith("hands.") and field[6:] in "NESW" and len(field) == 7:
         seat = parse_seat(field[6:])
         return (

@@ -86,8 +86,9 @@ def hand_review(request: HttpRequest, pk: int) -> HttpResponse:
     default_seat = _default_seat(hand)
     params, notes = parse_params(request.GET, default_seat, access.share_token)
     latest, done = _jobs(hand)
-    review = done.result.as_review() if done is not None and done.result is not None else None
-    replay = Replay(hand.record, review)
+    result = None if done is None else done.result
+    review = None if result is None else result.as_review()
+    replay = Replay(hand.record, review, None if result is None else result.double_dummy())
     base = reverse("games:hand_review", args=[hand.pk])
 
     push_url = ""

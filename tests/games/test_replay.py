@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from analysis.solver.hindsight import double_dummy
 from analysis.solver.judgement import decision_accuracy
 from analysis.solver.review import Review, ReviewParams, review_hand
 from games.engine.cards import Seat
@@ -41,7 +42,7 @@ def page(replay: Replay, **query: str):
 
 @pytest.fixture(scope="module")
 def replay() -> Replay:
-    return Replay(record(), Review.from_json(review()))
+    return Replay(record(), Review.from_json(review()), double_dummy(parse_record(record())))
 
 
 DECISIONS = review()["decisions"]
@@ -290,6 +291,8 @@ def test_the_summary_has_accuracy_marks_the_dd_table_and_the_points(replay: Repl
 
 def test_a_hand_without_its_review_is_still_steppable() -> None:
     bare = Replay(record(), None)
+    summary = build_summary(bare, url=lambda step: f"{BASE}?step={step}")
+    assert summary.dd_rows == [] and "once the review is done" in summary.dd_error
     shown = page(bare, step="6")
     assert shown.decision is not None and shown.decision.mark == ""
     assert all(o.ev is None for o in shown.decision.options)

@@ -12,7 +12,9 @@ from django.urls import reverse
 
 from accounts.models import User
 from analysis.models import AnalysisJob, AnalysisResult
+from analysis.solver.hindsight import double_dummy
 from games.engine.cards import Seat
+from games.engine.record import parse_record
 from games.engine.rules import PRESETS
 from games.models import GamePlay, Hand
 from tests.records import SPEC_RECORD
@@ -31,6 +33,8 @@ def finish(hand: Hand, review_data: dict[str, Any] | None = None) -> AnalysisJob
         params_key=job.params_key,
         solver_version=job.solver_version,
         review=review_data or review(),
+        # Stored with the review, as the worker does.
+        dd_table=double_dummy(parse_record(hand.record)).to_json(),
         seconds=1.0,
     )
     AnalysisJob.objects.filter(pk=job.pk).update(
@@ -334,6 +338,7 @@ def test_a_record_with_an_unknown_discard_is_steppable_and_the_solver_says_why(
     data["hands"]["N"] = ["??" if card == "QD" else card for card in data["hands"]["N"]]
     data["discard"] = "??"
     hand, _ = Hand.objects.create_from_record(alice, data)
+    finish(hand)  # the worker stores why the deal has no double-dummy table
     login(client, alice)
     for step in range(26):
         assert client.get(url(hand, step=str(step))).status_code == 200
@@ -378,25 +383,25 @@ def test_a_hand_without_a_review_job_offers_its_owner_a_review(
 
 @pytest.fixture
 def deals(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
-    """How many hand states are dealt (``HandState`` built), and how many double-dummy
-    tables are searched, from here on."""
-    from games import replay as replay_module
+    """How many hand states are dealt (``HandState`` built), and how many solvers are
+    made, from here on."""
+    from analysis.solver.dd import Solver
     from games.engine.hand import HandState
 
-    counts = {"states": 0, "dd_tables": 0}
+    counts = {"states": 0, "solvers": 0}
     build = HandState.__init__
-    search = replay_module.dd_table
+    make = Solver.__init__
 
     def counting_build(self: HandState, *args: Any, **kwargs: Any) -> None:
         counts["states"] += 1
         build(self, *args, **kwargs)
 
-    def counting_search(*args: Any, **kwargs: Any) -> Any:
-        counts["dd_tables"] += 1
-        return search(*args, **kwargs)
+    def counting_make(self: Solver, *args: Any, **kwargs: Any) -> None:
+        counts["solvers"] += 1
+        make(self, *args, **kwargs)
 
     monkeypatch.setattr(HandState, "__init__", counting_build)
-    monkeypatch.setattr(replay_module, "dd_table", counting_search)
+    monkeypatch.setattr(Solver, "__init__", counting_make)
     return counts
 
 
@@ -421,17 +426,29 @@ def test_a_replay_page_deals_the_hand_once(
     htmx: bool,
 ) -> None:
     """One state reads the record at the door; one is the deal the page's tree of
-    positions grows from. Nothing else deals the hand again, whatever the page shows
-    (the double-dummy table's own search aside, until it is stored with the review)."""
+    positions grows from. Nothing else deals the hand again, whatever the page shows."""
     if query.get("line") == "what-if":
         step = int(query["step"])
         query = {**query, "line": review()["decisions"][step]["foresight"]["best"]}
     login(client, alice)
-    deals.update(states=0, dd_tables=0)
+    deals.update(states=0, solvers=0)
     headers = {"HX-Request": "true"} if htmx else {}
     response = client.get(url(reviewed, **query), headers=headers)
     assert response.status_code == 200
-    assert deals["states"] - deals["dd_tables"] == 2
+    assert deals["states"] == 2
+
+
+@pytest.mark.parametrize("query", [{}, {"step": "14"}, {"step": "500"}, {"view": "seat"}])
+def test_a_replay_page_runs_no_solver(
+    client: Client, alice: User, reviewed: Hand, deals: dict[str, int], query: dict[str, str]
+) -> None:
+    """The double-dummy table is the one stored with the review, never searched for."""
+    login(client, alice)
+    deals.update(solvers=0)
+    response = client.get(url(reviewed, **query))
+    assert response.status_code == 200
+    assert "Double-dummy table" in response.content.decode()
+    assert deals["solvers"] == 0
 
 
 def test_the_play_page_and_the_replay_page_draw_the_seats_alike(

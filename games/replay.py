@@ -46,13 +46,15 @@ from games.engine.words import (
     action_label,
     call_label,
     card_text,
+    choice_verb,
     describe,
+    phase_verb,
     result_text,
     strain_text,
     the,
 )
 
-from .table import CardView, SeatView, card_view, seat_views, shown_trick
+from .table import CardView, SeatView, card_view, seat_views, shown_trick, upcard_note
 
 VIEWS = ("all", "seat")
 """``all``: every card visible; ``seat``: only what the point-of-view seat saw."""
@@ -166,16 +168,6 @@ def option_key(action: Action) -> str:
     if isinstance(action, Play | Discard):
         return "" if action.card is None else str(action.card)
     return call_label(action)
-
-
-def _phase_word(state: HandState) -> str:
-    return {
-        Phase.FARMER: "declare",
-        Phase.AUCTION: "call",
-        Phase.DEFEND: "decide on defending alone",
-        Phase.DISCARD: "discard",
-        Phase.PLAY: "play",
-    }.get(state.phase, "act")
 
 
 # -- the table ----------------------------------------------------------------------------
@@ -424,18 +416,10 @@ class Replay:
                 else:
                     reason = f"it is not one of {seat.word}'s choices here"
                 label = action_label(action, state)
-                return node, done, f"{seat.word} cannot {_verb(action)} {label}: {reason}."
+                return node, done, f"{seat.word} cannot {choice_verb(action)} {label}: {reason}."
             node = node.child(action)
             done.append(token)
         return node, done, ""
-
-
-def _verb(action: Action) -> str:
-    if isinstance(action, Play):
-        return "play the"
-    if isinstance(action, Discard):
-        return "discard the"
-    return "choose"
 
 
 class SolverError(ValueError):
@@ -570,15 +554,6 @@ def build_page(
     )
     winner = next((panel.seat for panel in panels if panel.won_trick), None)
 
-    if state.strain is None and state.round == 1 and not state.is_terminal:
-        upcard_note = "Upcard"
-    elif state.strain is None:
-        upcard_note = "Turned down"
-    elif state.picked_up:
-        upcard_note = f"Picked up by {state.dealer.word}"
-    else:
-        upcard_note = "Not picked up"
-
     # The discard: seen by the dealer only, unless everything is visible.
     discard: CardView | None = None
     discard_note = ""
@@ -653,7 +628,7 @@ def build_page(
         trump="" if state.strain is None else strain_text(state.strain),
         maker="" if state.maker is None else state.maker.word + (" alone" if state.alone else ""),
         upcard=card_view(state.upcard, trump),
-        upcard_note=upcard_note,
+        upcard_note=upcard_note(state, state.dealer.word),
         trick_note=f"{winner.word} won the trick." if winner is not None else "",
         last_trick=tricks[-1] if tricks else None,
         tricks=tricks,
@@ -709,7 +684,7 @@ def _announcement(
     if state.is_terminal:
         parts.append(result_text(state))
     elif state.current_seat is not None:
-        parts.append(f"{state.current_seat.word} to {_phase_word(state)}.")
+        parts.append(f"{state.current_seat.word} to {phase_verb(state.phase)}.")
     return " ".join(parts)
 
 

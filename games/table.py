@@ -200,6 +200,18 @@ def seat_views(
     return views
 
 
+def upcard_note(state: HandState, dealer: str) -> str:
+    """What became of the upcard, beside it in the centre of the table; ``dealer`` is how
+    the page names the dealer."""
+    if state.strain is None and state.round == 1 and not state.is_terminal:
+        return "Upcard"
+    if state.strain is None:
+        return "Turned down"
+    if state.picked_up:
+        return f"Picked up by {dealer}"
+    return "Not picked up"
+
+
 @dataclass
 class Table:
     """Everything the table partial shows."""
@@ -290,15 +302,6 @@ def build_table(game: GamePlay, live: Live) -> Table:
         if state.phase is Phase.AUCTION and state.stuck:
             prompt = "Everyone passed: as the dealer you are stuck and must name a suit."
 
-    if state.strain is None and state.round == 1 and not state.is_terminal:
-        upcard_note = "Upcard"
-    elif state.strain is None:
-        upcard_note = "Turned down"
-    elif state.picked_up:
-        upcard_note = f"Picked up by {you_or_name(state.dealer, HUMAN)}"
-    else:
-        upcard_note = "Not picked up"
-
     news = []
     if state.history:
         seat, action = state.history[-1]
@@ -344,7 +347,7 @@ def build_table(game: GamePlay, live: Live) -> Table:
         controls=controls,
         prompt=prompt,
         upcard=card_view(state.upcard, trump),
-        upcard_note=upcard_note,
+        upcard_note=upcard_note(state, you_or_name(state.dealer, HUMAN)),
         auction=[(you_or_name(s, HUMAN), call_text(s, c, state)) for s, c in state.auction],
         trump="" if state.strain is None else strain_text(state.strain),
         maker=""

@@ -285,6 +285,13 @@ class Page:
     play_on: list[tuple[str, str]] = field(default_factory=list)
     """At the end of an unfinished record: each legal next action and its side line's URL."""
     play_on_finish: str = ""
+    seen_from: list[tuple[Seat, str]] = field(default_factory=list)
+    """Each seat and the URL of the page seen from it."""
+    view_urls: dict[str, str] = field(default_factory=dict)
+    """Each view (``all``, ``seat``) and the URL of the page in it."""
+    main_result: dict[str, Any] = field(default_factory=dict)
+    """The hand's result as played, for a side line to be compared with."""
+    main_outcome: str = ""
 
 
 @dataclass(eq=False)
@@ -621,6 +628,7 @@ def build_page(
             jumps=jumps,
         )
 
+    final = replay.record.state
     return Page(
         step=at,
         total=total,
@@ -648,6 +656,10 @@ def build_page(
         params=params,
         play_on=play_on,
         play_on_finish=url(auto="all") if play_on else "",
+        seen_from=[(seat, url(seat=seat)) for seat in Seat],
+        view_urls={view: url(view=view) for view in VIEWS},
+        main_result=final.result().to_json(),
+        main_outcome=result_text(final) if final.is_terminal else "",
     )
 
 
@@ -806,10 +818,6 @@ def _side_line(
         side.result = state.result().to_json()
         side.result_words = result_text(state)
     return side
-
-
-def main_result(replay: Replay) -> dict[str, Any]:
-    return replay.record.state.result().to_json()
 
 
 def with_solver_moves(replay: Replay, params: Params) -> tuple[Params, str]:

@@ -22,7 +22,6 @@ from analysis.solver.judgement import ACCURACY_K
 from analysis.solver.review import ReviewParams
 from games.access import hand_for_viewer
 from games.engine.cards import Seat
-from games.engine.words import result_text
 from games.models import Hand, HandComment
 from games.replay import (
     Params,
@@ -50,6 +49,16 @@ def _jobs(hand: Hand) -> tuple[AnalysisJob | None, AnalysisJob | None]:
     latest = jobs.first()
     done = jobs.filter(status=AnalysisJob.Status.DONE, result__isnull=False).first()
     return latest, done
+
+
+def _replay(hand: Hand) -> tuple[AnalysisJob | None, bool, Replay]:
+    """The hand's latest analysis job, whether a review is done, and the hand replayable
+    with that review and the double-dummy table stored with it."""
+    latest, done = _jobs(hand)
+    result = None if done is None else done.result
+    review = None if result is None else result.as_review()
+    dd = None if result is None else result.double_dummy()
+    return latest, review is not None, Replay(hand.record, review, dd)
 
 
 def _default_seat(hand: Hand) -> Seat:
@@ -85,10 +94,7 @@ def hand_review(request: HttpRequest, pk: int) -> HttpResponse:
         request.nav_path = reverse("classes:index") if access.is_teacher else ""  # type: ignore[attr-defined]
     default_seat = _default_seat(hand)
     params, notes = parse_params(request.GET, default_seat, access.share_token)
-    latest, done = _jobs(hand)
-    result = None if done is None else done.result
-    review = None if result is None else result.as_review()
-    replay = Replay(hand.record, review, None if result is None else result.double_dummy())
+    latest, has_review, replay = _replay(hand)
     base = reverse("games:hand_review", args=[hand.pk])
 
     push_url = ""
@@ -112,22 +118,14 @@ def hand_review(request: HttpRequest, pk: int) -> HttpResponse:
         comment_counts=counts,
         you=default_seat if access.is_owner else None,
     )
-    current = page.params
     context: dict[str, Any] = {
         "hand": hand,
         "access": access,
         "page": page,
         "params": params,
-        "seats": list(Seat),
-        "pov": [(seat, page_url(base, current, default_seat, seat=seat)) for seat in Seat],
-        "view_urls": {
-            view: page_url(base, current, default_seat, view=view) for view in ("all", "seat")
-        },
         "owner_seat": default_seat.word,
-        "main_result": replay.record.state.result().to_json(),
-        "main_outcome": result_text(replay.record.state) if replay.record.state.is_terminal else "",
         "job": latest,
-        "has_review": review is not None,
+        "has_review": has_review,
         "poll_seconds": POLL_SECONDS,
         **comments_context(access, page.step, [c for c in comments if c.step == page.step]),
     }

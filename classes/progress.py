@@ -13,10 +13,9 @@ from django.utils import timezone
 from games.engine.rules import PRESETS, parse_rules
 from games.engine.words import scores_text
 from games.models import GamePlay
-from lessons.models import LessonProgress
+from lessons.models import LessonProgress, QuizQuestion
 from lessons.progress import lesson_exercises
 from lessons.quiz.skills import SKILLS
-from lessons.quiz_models import QuizQuestion
 
 from .models import Assignment, HandAnswer, PracticeItem, Submission
 

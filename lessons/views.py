@@ -23,7 +23,7 @@ from games.models import HUMAN_SEAT, Hand
 from .content import answer_for, explain
 from .display import choice, facts
 from .mistakes import mistake_questions
-from .models import Lesson, ReviewItem
+from .models import AlreadyAnswered, Lesson, QuizQuestion, ReviewItem
 from .progress import (
     course_progress,
     lesson_exercises,
@@ -31,8 +31,8 @@ from .progress import (
     skill_mastery,
     solved_steps,
 )
+from .quiz.grading import AnswerError
 from .quiz.skills import LEVELS, MAX_SEED, SKILLS
-from .quiz_models import AlreadyAnswered, AnswerError, QuizQuestion
 
 
 class DescribedRules(Protocol):

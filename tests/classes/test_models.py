@@ -25,9 +25,8 @@ from classes.progress import item_results, matching_game, score_of
 from classes.services import turn_in
 from games.engine.rules import PRESETS, Rules, format_rules
 from games.models import GamePlay
-from lessons.models import Lesson, LessonProgress
+from lessons.models import Lesson, LessonProgress, QuizQuestion
 from lessons.progress import lesson_exercises
-from lessons.quiz_models import QuizQuestion
 from tests.records import SPEC_RECORD
 
 from .conftest import make_user

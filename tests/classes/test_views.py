@@ -25,7 +25,7 @@ from classes.models import (
 )
 from classes.services import turn_in
 from classes.views import SHOWN_SALT
-from lessons.quiz_models import QuizQuestion
+from lessons.models import QuizQuestion
 
 from .conftest import make_hand, make_user
 

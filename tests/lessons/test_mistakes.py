@@ -14,7 +14,7 @@ from games.engine.record import parse_record
 from games.engine.rules import Rules
 from games.models import GamePlay, Hand
 from lessons.mistakes import mistake_questions
-from lessons.quiz_models import QuizQuestion
+from lessons.models import QuizQuestion
 from tests.solver.test_review import THROWN_ACE
 
 # The same deal turned half round: South is the one who throws away the sure A♦.

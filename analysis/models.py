@@ -198,6 +198,12 @@ class AnalysisJobQuerySet(models.QuerySet["AnalysisJob"]):
         )
         return None if job is None else job.result
 
+    def forget_record(self, record_hash: str) -> None:
+        """Delete the jobs of a record, with the record they hold, when no one keeps it any
+        more. The results stay: they hold no record, and answer the record if it comes back.
+        """
+        self.filter(record_hash=record_hash).delete()
+
     def request(
         self,
         record: dict[str, Any],
@@ -232,9 +238,10 @@ class AnalysisJobQuerySet(models.QuerySet["AnalysisJob"]):
             "params": params.to_json(),
             "queue": queue,
         }
+        job: AnalysisJob
         try:
             with transaction.atomic():
-                job, created = self.get_or_create(
+                job, created = AnalysisJob.objects.get_or_create(
                     record_hash=record_hash,
                     params_key=key,
                     solver_version=SOLVER_VERSION,
@@ -242,7 +249,9 @@ class AnalysisJobQuerySet(models.QuerySet["AnalysisJob"]):
                 )
         except IntegrityError:
             # Asked for at the same moment elsewhere: the other request made it.
-            job = self.get(record_hash=record_hash, params_key=key, solver_version=SOLVER_VERSION)
+            job = AnalysisJob.objects.get(
+                record_hash=record_hash, params_key=key, solver_version=SOLVER_VERSION
+            )
             created = False
         if not created:
             if job.status != AnalysisJob.Status.FAILED:
@@ -569,8 +578,16 @@ class AnalysisJob(models.Model):
             raise ClaimLost
         self.refresh_from_db()
         # Whoever keeps something of the review (games: each hand's count of mistakes) brings
-        # it up to date now rather than at the next read.
-        review_finished.send(sender=AnalysisJob, job=self)
+        # it up to date now rather than at the next read. The job is done whatever they do:
+        # a receiver's error is logged, and what it keeps is brought up to date when read.
+        for receiver, error in review_finished.send_robust(sender=AnalysisJob, job=self):
+            if isinstance(error, Exception):
+                logger.error(
+                    "Analysis job %s: %r failed on review_finished",
+                    self.pk,
+                    receiver,
+                    exc_info=error,
+                )
 
     def _release(self, attempt: int, error: Exception) -> bool:
         """Queue the job again after a transient error; on the last attempt, fail it.

@@ -172,8 +172,10 @@ class HandQuerySet(models.QuerySet["Hand"]):
         read, so this is cheap when nothing changed. Returns the number of hands updated.
         """
         latest_done = (
-            AnalysisJob.objects.of_record(models.OuterRef("record_hash"))
-            .filter(status=AnalysisJob.Status.DONE)
+            AnalysisJob.objects.filter(
+                record_hash=models.OuterRef("record_hash"), status=AnalysisJob.Status.DONE
+            )
+            .order_by("-created", "-id")
             .values("pk")[:1]
         )
         stale = (
@@ -194,6 +196,13 @@ class HandQuerySet(models.QuerySet["Hand"]):
                 mistakes=job.result.as_review().mistakes, mistakes_job_id=job_id
             )
         return updated
+
+
+def forget_analysis_of_deleted_hand(sender: object, instance: Hand, **kwargs: object) -> None:
+    """Receives ``post_delete`` of a hand (connected in ``GamesConfig.ready``): when it was
+    the last hand of its record, the record's analysis jobs, which hold the record, go too."""
+    if not Hand.objects.filter(record_hash=instance.record_hash).exists():
+        AnalysisJob.objects.forget_record(instance.record_hash)
 
 
 def count_mistakes_of_reviewed_hands(sender: object, job: AnalysisJob, **kwargs: object) -> None:

@@ -17,6 +17,7 @@ from django.db import IntegrityError, OperationalError
 from accounts.models import User
 from analysis import models, tasks
 from analysis.models import AnalysisJob, AnalysisResult, TransientJobError
+from analysis.signals import review_finished
 from analysis.solver.hindsight import dd_table, double_dummy
 from analysis.solver.judgement import BLUNDER, INACCURACY, MISTAKE
 from analysis.solver.review import SOLVER_VERSION, Review, ReviewParams
@@ -455,3 +456,31 @@ def test_the_task_is_acked_late_given_back_on_worker_loss_and_time_limited(
     assert task.acks_late is True and task.reject_on_worker_lost is True
     assert task.soft_time_limit == settings.ANALYSIS_TIME_LIMIT_SECONDS
     assert task.time_limit > task.soft_time_limit
+
+
+def test_a_receiver_of_review_finished_that_fails_leaves_the_job_done(
+    alice: User, fake_review: FakeReview, caplog: pytest.LogCaptureFixture
+) -> None:
+    def broken(**kwargs: Any) -> None:
+        raise OperationalError("database is locked")
+
+    review_finished.connect(broken)
+    try:
+        job = job_of(make_hand(alice))
+        job.run("worker@one")
+    finally:
+        review_finished.disconnect(broken)
+    job.refresh_from_db()
+    assert job.status == "done" and "failed on review_finished" in caplog.text
+
+
+def test_the_jobs_of_a_record_go_with_the_last_hand_of_it(
+    alice: User, bob: User, fake_review: FakeReview
+) -> None:
+    alices, bobs = make_hand(alice), make_hand(bob)
+    job_of(alices).run("worker@one")
+    alices.delete()
+    assert job_of(bobs).status == "done"  # Bob still has the hand
+    bob.delete()  # his hands go with him
+    assert not AnalysisJob.objects.exists()
+    assert AnalysisResult.objects.count() == 1  # the review stays, as the cache

@@ -60,11 +60,13 @@ __all__ = [
     "capital",
     "card_name",
     "card_text",
+    "choice_verb",
     "control_label",
     "describe",
     "describe_hand",
     "label_text",
     "number_word",
+    "phase_verb",
     "play_news",
     "plural",
     "points_text",
@@ -646,6 +648,36 @@ def describe(seat: Seat, action: Action, state: HandState, *, discard_visible: b
     if action.suit == NT:
         return f"{name} calls no-trump{alone}."
     return f"{name} names {strain_word(action.suit)}{alone}."
+
+
+def phase_verb(phase: Phase) -> str:
+    """What the seat to act in ``phase`` is to do, as a replay says it: ``North to call.``
+
+    >>> phase_verb(Phase.AUCTION), phase_verb(Phase.DEFEND)
+    ('call', 'decide on defending alone')
+    """
+    return {
+        Phase.FARMER: "declare",
+        Phase.AUCTION: "call",
+        Phase.DEFEND: "decide on defending alone",
+        Phase.DISCARD: "discard",
+        Phase.PLAY: "play",
+    }.get(phase, "act")
+
+
+def choice_verb(action: Action) -> str:
+    """The verb before an option's label (:func:`action_label`): ``play the`` 9♠,
+    ``discard the`` 9♠, ``choose`` Pass.
+
+    >>> from games.engine.cards import parse_card
+    >>> choice_verb(Play(parse_card("9S"))), choice_verb(Call("pass"))
+    ('play the', 'choose')
+    """
+    if isinstance(action, Play):
+        return "play the"
+    if isinstance(action, Discard):
+        return "discard the"
+    return "choose"
 
 
 # -- results --------------------------------------------------------------------------------

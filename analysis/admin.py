@@ -27,8 +27,7 @@ class AnalysisJobAdmin(admin.ModelAdmin):
         "worker",
     )
     list_filter = ("status", "queue", "solver_version", "from_cache")
-    search_fields = ("=id", "=hand__id", "hand__owner__username", "record_hash")
-    list_select_related = ("hand",)
+    search_fields = ("=id", "record_hash")
 
     @admin.display(description="progress")
     def progress(self, job: AnalysisJob) -> str:

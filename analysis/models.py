@@ -5,16 +5,17 @@ import logging
 import math
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.db import (
     DatabaseError,
+    IntegrityError,
     InterfaceError,
     OperationalError,
     connection,
@@ -24,11 +25,12 @@ from django.db import (
 from django.db.models import F
 from django.utils import timezone
 
-from analysis.solver.review import SOLVER_VERSION, ReviewParams, review_hand
-from games.engine.record import RecordError, parse_record
+from analysis.solver.hindsight import DoubleDummy, double_dummy
+from analysis.solver.review import SOLVER_VERSION, Review, ReviewParams, review_hand
+from games.engine.errors import RecordError
+from games.engine.record import HandRecord, parse_record
 
-if TYPE_CHECKING:
-    from games.models import Hand
+from .signals import review_finished
 
 logger = logging.getLogger(__name__)
 
@@ -74,12 +76,14 @@ class WorkerCheck(models.Model):
 
 # Analysis jobs ---------------------------------------------------------------------------
 #
-# The job row is the truth; the broker only carries its id. A job's life:
+# A job belongs to a record, not to a hand: there is one job per (record hash, parameters,
+# solver version), so the identical hands of two owners are one job. The job row is the
+# truth; the broker only carries its id. A job's life:
 #
 #   queued --claim--> running --finish--> done
 #     ^                  |  \--error----> failed  (a permanent error, or too many attempts)
-#     +----release-------+  (a transient error; an identical hand already running;
-#                            or, by the sweep, a lease that ran out)
+#     +----release-------+  (a transient error; or, by the sweep, a lease that ran out)
+#     +----asked for again-----------------/
 #
 # Claiming is a conditional update (queued -> running, attempts + 1). The attempt number
 # is then the claim's token: progress, the finish and a failure are written only while
@@ -113,15 +117,23 @@ PROGRESS_SAVE_SECONDS = 0.25
 
 
 class AnalysisResult(models.Model):
-    """A finished review, shared by every job with the same key: a hand is reviewed once
-    for given parameters and solver version, whoever owns it."""
+    """A finished review of a record with given parameters and solver version, and the
+    deal's double-dummy table worked out with it."""
 
-    record_hash = models.CharField(max_length=64, help_text="See Hand.record_hash.")
+    record_hash = models.CharField(
+        max_length=64, help_text="The SHA-256 of the canonical record (Hand.record_hash)."
+    )
     params_key = models.CharField(
         max_length=200, help_text="The review parameters as compact, key-sorted JSON."
     )
     solver_version = models.CharField(max_length=20)
-    review = models.JSONField(help_text="What analysis.solver.review.review_hand returned.")
+    review = models.JSONField(help_text="The review's JSON (analysis.solver.review.Review).")
+    dd_table = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="The deal's double-dummy table (analysis.solver.hindsight.DoubleDummy: "
+        "the table, or {'error': why not}); null until worked out.",
+    )
     seconds = models.FloatField(help_text="How long the review took.")
     created = models.DateTimeField(auto_now_add=True)
 
@@ -136,6 +148,22 @@ class AnalysisResult(models.Model):
     def __str__(self) -> str:
         return f"Review {self.record_hash[:12]} {self.params_key} v{self.solver_version}"
 
+    def as_review(self) -> Review:
+        """The stored review as a value."""
+        return Review.from_json(self.review)
+
+    def fill_dd_table(self, record: HandRecord) -> None:
+        """Work out and store the double-dummy table of `record` (this result's) unless it
+        is stored already."""
+        table = double_dummy(record).to_json()
+        if AnalysisResult.objects.filter(pk=self.pk, dd_table__isnull=True).update(dd_table=table):
+            self.dd_table = table
+
+    def double_dummy(self) -> DoubleDummy | None:
+        """The deal's double-dummy table (or why it has none); ``None`` while not worked
+        out yet (a review stored before the tables were, until a worker fills it in)."""
+        return None if self.dd_table is None else DoubleDummy.from_json(self.dd_table)
+
 
 @dataclass
 class SweepReport:
@@ -148,42 +176,91 @@ class SweepReport:
 
 
 class AnalysisJobQuerySet(models.QuerySet["AnalysisJob"]):
+    def of_record(self, record_hash: str) -> AnalysisJobQuerySet:
+        """The jobs of the record with this hash, the latest first."""
+        return self.filter(record_hash=record_hash).order_by("-created", "-id")
+
+    def latest_by_record(self, record_hashes: Iterable[str]) -> dict[str, AnalysisJob]:
+        """The latest job of each of these records, by record hash, in one query."""
+        latest: dict[str, AnalysisJob] = {}
+        jobs = self.filter(record_hash__in=set(record_hashes)).select_related("result")
+        for job in jobs.order_by("created", "id"):
+            latest[job.record_hash] = job
+        return latest
+
+    def latest_result(self, record_hash: str) -> AnalysisResult | None:
+        """The result of the record's latest finished job, if any."""
+        job = (
+            self.of_record(record_hash)
+            .filter(status=AnalysisJob.Status.DONE, result__isnull=False)
+            .select_related("result")
+            .first()
+        )
+        return None if job is None else job.result
+
+    def forget_record(self, record_hash: str) -> None:
+        """Delete the jobs of a record, with the record they hold, when no one keeps it any
+        more. The results stay: they hold no record, and answer the record if it comes back.
+        """
+        self.filter(record_hash=record_hash).delete()
+
     def request(
         self,
-        hand: Hand,
+        record: dict[str, Any],
+        record_hash: str,
         params: ReviewParams | None = None,
         *,
         queue: str = "interactive",
         refresh: bool = False,
     ) -> tuple[AnalysisJob, bool]:
-        """The analysis of `hand` with `params`: its job, and whether it is a new one.
+        """The analysis of the canonical `record` (whose hash is `record_hash`) with
+        `params`: its job, and whether it was queued anew.
 
-        The hand's latest job with these parameters is reused unless it failed, or
+        The record's latest job with these parameters is reused unless it failed, or
         unless `refresh` asks for the current solver and the job used an older one. A
-        new job whose result is cached (an identical record, whoever owns it) is done
-        at once; any other is sent to `queue` when the transaction commits. Asking on
+        failed job is queued again; a new job whose result is cached is done at once;
+        any other is sent to `queue` when the transaction commits. Asking on
         ``interactive`` for a job waiting on ``bulk`` moves it to ``interactive``.
         """
         params = params or ReviewParams()
         key = params_key(params)
-        latest = (
-            self.filter(hand=hand, params_key=key)
-            .exclude(status=AnalysisJob.Status.FAILED)
-            .order_by("-created", "-id")
-            .first()
-        )
-        if latest is not None and (latest.solver_version == SOLVER_VERSION or not refresh):
+        latest = self.of_record(record_hash).filter(params_key=key).first()
+        if (
+            latest is not None
+            and latest.status != AnalysisJob.Status.FAILED
+            and (latest.solver_version == SOLVER_VERSION or not refresh)
+        ):
             if queue == AnalysisJob.Queue.INTERACTIVE:
                 latest.hurry()
             return latest, False
-        job = self.create(
-            hand=hand,
-            record_hash=hand.record_hash,
-            params=params.to_json(),
-            params_key=key,
-            solver_version=SOLVER_VERSION,
-            queue=queue,
-        )
+        fields = {
+            "record": record,
+            "params": params.to_json(),
+            "queue": queue,
+        }
+        job: AnalysisJob
+        try:
+            with transaction.atomic():
+                job, created = AnalysisJob.objects.get_or_create(
+                    record_hash=record_hash,
+                    params_key=key,
+                    solver_version=SOLVER_VERSION,
+                    defaults=fields,
+                )
+        except IntegrityError:
+            # Asked for at the same moment elsewhere: the other request made it.
+            job = AnalysisJob.objects.get(
+                record_hash=record_hash, params_key=key, solver_version=SOLVER_VERSION
+            )
+            created = False
+        if not created:
+            if job.status != AnalysisJob.Status.FAILED:
+                if queue == AnalysisJob.Queue.INTERACTIVE:
+                    job.hurry()
+                return job, False
+            if not job.retry(queue):
+                job.refresh_from_db()
+                return job, False
         cached = job.cached_result()
         if cached is not None:
             self.filter(pk=job.pk).update(**_done(cached, from_cache=True))
@@ -229,7 +306,7 @@ class AnalysisJobQuerySet(models.QuerySet["AnalysisJob"]):
 
 def _done(result: AnalysisResult, *, from_cache: bool) -> dict[str, Any]:
     """The columns of a job finished with `result`."""
-    total = len(result.review["decisions"])
+    total = len(result.as_review().decisions)
     return {
         "status": AnalysisJob.Status.DONE,
         "result": result,
@@ -243,7 +320,8 @@ def _done(result: AnalysisResult, *, from_cache: bool) -> dict[str, Any]:
 
 
 class AnalysisJob(models.Model):
-    """The review of a hand with given parameters and solver version, run by a worker."""
+    """The review of a record with given parameters and solver version, run by a worker:
+    one job for each such key, whoever owns hands of that record."""
 
     class Status(models.TextChoices):
         QUEUED = "queued"
@@ -255,8 +333,10 @@ class AnalysisJob(models.Model):
         INTERACTIVE = "interactive", "interactive (someone is waiting)"
         BULK = "bulk", "bulk (backfills, whole uploads)"
 
-    hand = models.ForeignKey("games.Hand", on_delete=models.CASCADE, related_name="analysis_jobs")
-    record_hash = models.CharField(max_length=64, help_text="The hand's, when it was requested.")
+    record = models.JSONField(help_text="The canonical record to review.")
+    record_hash = models.CharField(
+        max_length=64, help_text="The SHA-256 of the canonical record (Hand.record_hash)."
+    )
     params = models.JSONField(help_text="The review parameters (ReviewParams).")
     params_key = models.CharField(max_length=200, help_text="The parameters as compact JSON.")
     solver_version = models.CharField(max_length=20)
@@ -276,7 +356,9 @@ class AnalysisJob(models.Model):
     attempts = models.PositiveIntegerField(default=0, help_text="Claims by a worker so far.")
     sends = models.PositiveIntegerField(default=0, help_text="Messages sent to the broker.")
     worker = models.CharField(max_length=255, blank=True, help_text="The worker holding it.")
-    created = models.DateTimeField(auto_now_add=True)
+    created = models.DateTimeField(
+        auto_now_add=True, help_text="When it was asked for (again, after a failure)."
+    )
     queued_at = models.DateTimeField(null=True, blank=True, help_text="Last sent to the broker.")
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -293,14 +375,17 @@ class AnalysisJob(models.Model):
         ordering = ["-created", "-id"]
         indexes = [
             models.Index(fields=["status", "deadline"], name="analysis_job_sweep"),
-            models.Index(
-                fields=["record_hash", "params_key", "solver_version"], name="analysis_job_key"
+            models.Index(fields=["record_hash", "-created"], name="analysis_job_record_newest"),
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["record_hash", "params_key", "solver_version"],
+                name="analysis_job_once_per_key",
             ),
-            models.Index(fields=["hand", "-created"], name="analysis_job_hand_newest"),
         ]
 
     def __str__(self) -> str:
-        return f"Analysis {self.pk} of hand {self.hand_id}"
+        return f"Analysis {self.pk} of record {self.record_hash[:12]}"
 
     @property
     def is_finished(self) -> bool:
@@ -335,6 +420,32 @@ class AnalysisJob(models.Model):
         if moved:
             self.queue = self.Queue.INTERACTIVE
             self.enqueue()
+
+    def retry(self, queue: str) -> bool:
+        """Make this failed job a fresh request on `queue` (not yet sent). Returns False
+        when it is no longer failed (another request retried it first)."""
+        now = timezone.now()
+        fresh = {
+            "status": self.Status.QUEUED,
+            "queue": queue,
+            "progress_done": 0,
+            "progress_total": None,
+            "result": None,
+            "from_cache": False,
+            "error": "",
+            "attempts": 0,
+            "sends": 0,
+            "worker": "",
+            "created": now,
+            "queued_at": None,
+            "started_at": None,
+            "finished_at": None,
+            "deadline": None,
+        }
+        if not AnalysisJob.objects.filter(pk=self.pk, status=self.Status.FAILED).update(**fresh):
+            return False
+        self.refresh_from_db()
+        return True
 
     def cached_result(self) -> AnalysisResult | None:
         return AnalysisResult.objects.filter(
@@ -387,16 +498,11 @@ class AnalysisJob(models.Model):
         """This row, while it is running under claim `attempt`."""
         return AnalysisJob.objects.filter(pk=self.pk, status=self.Status.RUNNING, attempts=attempt)
 
-    def _same_key(self) -> AnalysisJobQuerySet:
-        return AnalysisJob.objects.filter(
-            record_hash=self.record_hash,
-            params_key=self.params_key,
-            solver_version=self.solver_version,
-        ).exclude(pk=self.pk)
-
     def _review(self, attempt: int) -> None:
         cached = self.cached_result()
         if cached is not None:
+            if cached.dd_table is None:  # a result stored before the tables were
+                cached.fill_dd_table(parse_record(self.record))
             self._finish(attempt, cached, from_cache=True)
             return
         if self.solver_version != SOLVER_VERSION:
@@ -404,26 +510,19 @@ class AnalysisJob(models.Model):
                 f"this worker runs solver version {SOLVER_VERSION}, "
                 f"the job asks for {self.solver_version}"
             )
-        # The same record is being reviewed for an older job (another owner's copy of the
-        # hand): wait for its result instead of computing it twice. Only older ones, so
-        # that two identical jobs never wait for each other.
-        if (
-            self._same_key()
-            .filter(status=self.Status.RUNNING, deadline__gt=timezone.now(), pk__lt=self.pk)
-            .exists()
-        ):
-            self._wait_for_identical(attempt)
-            return
-        record = parse_record(self.hand.record)
+        record = parse_record(self.record)
         params = ReviewParams.from_json(self.params)
         started = time.monotonic()
         with self._heartbeat(attempt):
             review = review_hand(record, params, self._progress_saver(attempt))
+            seconds = time.monotonic() - started
+            # The replay page shows the deal's table: worked out here, never on the page.
+            table = double_dummy(record)
         result, created = AnalysisResult.objects.get_or_create(
             record_hash=self.record_hash,
             params_key=self.params_key,
             solver_version=self.solver_version,
-            defaults={"review": review, "seconds": time.monotonic() - started},
+            defaults={"review": review.to_json(), "dd_table": table.to_json(), "seconds": seconds},
         )
         self._finish(attempt, result, from_cache=not created)
 
@@ -475,33 +574,20 @@ class AnalysisJob(models.Model):
         return save
 
     def _finish(self, attempt: int, result: AnalysisResult, *, from_cache: bool) -> None:
-        with transaction.atomic():
-            if not self._mine(attempt).update(**_done(result, from_cache=from_cache)):
-                raise ClaimLost
-            # Jobs of identical records that wait (or were not started yet) are answered too.
-            self._same_key().filter(status=self.Status.QUEUED).update(
-                **_done(result, from_cache=True), worker=""
-            )
+        if not self._mine(attempt).update(**_done(result, from_cache=from_cache)):
+            raise ClaimLost
         self.refresh_from_db()
-        # Each hand keeps a count of its marked mistakes for the library's filter: bring it
-        # up to date now rather than at the next read.
-        from games.models import Hand
-
-        Hand.objects.filter(analysis_jobs__result=result).distinct().refresh_mistakes()
-
-    def _wait_for_identical(self, attempt: int) -> None:
-        wait = settings.ANALYSIS_QUEUE_WAIT_SECONDS[self.queue]
-        released = self._mine(attempt).update(
-            status=self.Status.QUEUED,
-            attempts=F("attempts") - 1,
-            worker="",
-            started_at=None,
-            deadline=timezone.now() + timedelta(seconds=wait),
-        )
-        # The identical job may have finished between the look and the release, before
-        # this job was queued again: then nothing else would answer it before the sweep.
-        if released and self.cached_result() is not None:
-            self.enqueue()
+        # Whoever keeps something of the review (games: each hand's count of mistakes) brings
+        # it up to date now rather than at the next read. The job is done whatever they do:
+        # a receiver's error is logged, and what it keeps is brought up to date when read.
+        for receiver, error in review_finished.send_robust(sender=AnalysisJob, job=self):
+            if isinstance(error, Exception):
+                logger.error(
+                    "Analysis job %s: %r failed on review_finished",
+                    self.pk,
+                    receiver,
+                    exc_info=error,
+                )
 
     def _release(self, attempt: int, error: Exception) -> bool:
         """Queue the job again after a transient error; on the last attempt, fail it.

@@ -15,6 +15,8 @@ class ProgressSerializer(serializers.Serializer):
 
 
 class AnalysisJobSerializer(serializers.ModelSerializer):
+    """An analysis job: its status, progress, timings and, once done, the review."""
+
     progress = ProgressSerializer(source="*")
     current_solver_version = serializers.SerializerMethodField()
     requested_at = serializers.DateTimeField(source="created")
@@ -22,9 +24,8 @@ class AnalysisJobSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = AnalysisJob
-        fields = (
+        fields: tuple[str, ...] = (
             "id",
-            "hand",
             "status",
             "queue",
             "params",

@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from analysis.solver.explain import THRESHOLDS  # noqa: E402
+from analysis.solver.judgement import MARKS  # noqa: E402
 from analysis.solver.review import ReviewParams, review_hand  # noqa: E402
 from games.bots import easy, policy  # noqa: E402
 from games.bots.match import play_hand  # noqa: E402
@@ -35,7 +35,7 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=30)
     parser.add_argument("--samples", type=int, default=100)
     args = parser.parse_args()
-    print("thresholds:", ", ".join(f"{name} >= {value}" for name, value in THRESHOLDS))
+    print("thresholds:", ", ".join(f"{mark.name} >= {mark.threshold}" for mark in MARKS))
     for level, decide in (("normal", policy.decide), ("easy", easy.decide)):
         players = dict.fromkeys(Seat, decide)
         marks: Counter[str] = Counter()
@@ -52,13 +52,12 @@ def main() -> None:
             review = review_hand(
                 parse_record(record_from_state(state)), ReviewParams(args.samples, seed)
             )
-            for decision in review["decisions"]:
-                foresight = decision.get("foresight") or {}
-                if "loss" not in foresight:
+            for decision in review.decisions:
+                if decision.loss is None:
                     continue
                 choices += 1
-                losses.append(foresight["loss"])
-                marks[decision["class"] or "unmarked"] += 1
+                losses.append(decision.loss)
+                marks[decision.mark.name if decision.mark else "unmarked"] += 1
         print(f"\n{level}: {hands} hands, {choices} decisions with a choice")
         for name in ("inaccuracy", "mistake", "blunder"):
             print(f"  {name:<11} {marks[name]:4d}  {100 * marks[name] / choices:5.1f}%")

@@ -4,6 +4,7 @@ Run from the repository root:
 
     .venv/bin/python benchmarks/solver.py            # the figures quoted in the README
     .venv/bin/python benchmarks/solver.py --quick    # fewer deals, for a quick look
+    .venv/bin/python benchmarks/solver.py --hashes   # only the results' hashes, untimed
 
 Every figure is measured on the same seeded deals in the same run:
 
@@ -27,6 +28,8 @@ whole-trick position and nothing else: no pruning, no move ordering, no equivale
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import math
 import random
 import statistics
@@ -190,10 +193,10 @@ def timed(
 def baseline_review(record: HandRecord) -> None:
     """What the hindsight review computes, by the baseline: every one of the dealer's six
     discards (each a whole deal to solve), and every option of every card."""
-    from analysis.solver.hindsight import position_of, revealed_state
+    from analysis.solver.hindsight import position_of
     from games.engine.hand import Discard, Play
 
-    state = revealed_state(record)
+    state = record.revealed_state()
     baselines: dict[tuple[int, tuple[bool, bool, bool, bool]], Baseline] = {}
 
     def baseline_for(position: Position) -> Baseline:
@@ -238,6 +241,24 @@ def line(name: str, ours: list[float], theirs: list[float], unit: str = "ms") ->
     print(text, flush=True)
 
 
+def digest(data: object) -> str:
+    """The first 16 hex digits of the SHA-256 of ``data``'s compact, key-sorted JSON."""
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def print_hashes(records: list[HandRecord], foresight_n: int) -> None:
+    """The hash of each foresight review and each double-dummy table the figures come from,
+    and of them all: a change meant to keep every result must keep these."""
+    params = ReviewParams(samples=100, seed=1)
+    reviews = [review_hand(r, params).to_json() for r in records[:foresight_n]]
+    tables = [dd_table(r) for r in records]
+    for index, review in enumerate(reviews):
+        print(f"review {index:2d}  {digest(review)}")
+    print(f"all {len(reviews)} reviews  {digest(reviews)}")
+    print(f"all {len(tables)} double-dummy tables  {digest(tables)}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer deals and hands")
@@ -245,11 +266,17 @@ def main() -> None:
     parser.add_argument(
         "--repeat", type=int, default=3, help="runs of each item, the best one counted"
     )
+    parser.add_argument(
+        "--hashes", action="store_true", help="print the results' hashes instead of timing"
+    )
     args = parser.parse_args()
     deals_n, base_n, hands_n, base_hands_n, foresight_n = (
         (60, 8, 10, 2, 3) if args.quick else (400, 30, 60, 6, 12)
     )
     repeat = max(1, args.repeat)
+    if args.hashes:
+        print_hashes(played_hands(hands_n, args.seed), foresight_n)
+        return
     print(f"Python {sys.version.split()[0]}; seed {args.seed}; best of {repeat} runs per item")
 
     positions = full_deals(deals_n, args.seed)

@@ -196,7 +196,7 @@ def run_round(count: int, layout: str, hands: int, first_seed: int, logs: Path) 
                 if new:
                     created.append(hand)
         committed = timezone.now()  # the messages are sent as the transaction commits
-        jobs = AnalysisJob.objects.filter(hand__in=created)
+        jobs = AnalysisJob.objects.filter(record_hash__in=[hand.record_hash for hand in created])
         timeout = 60 + hands * 30
         deadline = time.monotonic() + timeout
         while jobs.filter(status__in=["queued", "running"]).exists():

@@ -8,6 +8,8 @@ from typing import Any
 from django.http import HttpRequest
 from django.urls import reverse
 
+from .models import Assignment, Submission
+
 WORKING_ON = "classes.working_on"
 """The session key: the assignment and item a student last opened."""
 
@@ -26,8 +28,6 @@ def forget_assignment(request: HttpRequest) -> None:
 def working_on(request: HttpRequest) -> dict[str, Any]:
     """``working_on``: the assignment's title, the item and the URL of the assignment, while
     the student's attempt at it is in progress and the page is one where work is done."""
-    from .models import Assignment, Submission
-
     session = getattr(request, "session", None)
     data = session.get(WORKING_ON) if session is not None else None
     match = getattr(request, "resolver_match", None)

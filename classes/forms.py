@@ -8,8 +8,7 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from accounts.models import User
-from games.engine.rules import PRESETS
-from games.forms import PRESET_LABELS
+from games.engine.rules import PRESET_LABELS, PRESETS
 from games.models import Hand
 from lessons.models import Lesson
 from lessons.quiz.skills import LEVELS, SKILLS

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from analysis.solver.hindsight import Solvers, Unknown, card_options, position_of, revealed_state
+from analysis.solver.hindsight import Solvers, Unknown, card_options, position_of
 from games.engine.cards import Card, Seat, parse_seat
 from games.engine.hand import NT, Play
 from games.engine.record import parse_record
@@ -73,7 +73,7 @@ def trick_question(record_data: dict[str, Any], seat_letter: str, trick: int) ->
     """
     record = parse_record(record_data)
     seat = parse_seat(seat_letter)
-    state = revealed_state(record)
+    state = record.revealed_state()
     for who, action in record.state.history:
         if isinstance(action, Play) and who is seat and len(state.tricks) == trick:
             try:

@@ -3,23 +3,22 @@
 from __future__ import annotations
 
 import secrets
+from collections.abc import Iterable
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, models, transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from accounts.models import Teaching, User
 from games.engine.cards import parse_card
+from games.engine.rules import PRESET_LABELS
 from games.engine.words import card_text
-from games.forms import PRESET_LABELS
 from games.models import Hand
 from lessons.models import Lesson
 from lessons.quiz.skills import SKILLS
-
-if TYPE_CHECKING:
-    from accounts.models import User
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 """Join codes and children's passwords avoid the letters and digits easily mixed up."""
@@ -58,22 +57,17 @@ class ClassroomQuerySet(models.QuerySet["Classroom"]):
         return self.filter(archived_at__isnull=False)
 
 
-def teachers_of(student: User) -> models.QuerySet[User]:
-    """The teachers who may see ``student``'s hands (read-only) and comment on them: the
-    teachers of every class the student is in. This is the one place the rule lives; a
-    class being archived does not end it, taking the student out of the class does."""
-    from accounts.models import User
-
-    return User.objects.filter(classes_taught__memberships__student=student).distinct()
-
-
-def teaches(teacher: User, student: User) -> bool:
-    """Whether ``teacher`` is one of :func:`teachers_of` ``student``."""
-    return (
-        teacher.is_authenticated
-        and teacher.pk != student.pk
-        and teachers_of(student).filter(pk=teacher.pk).exists()
-    )
+def sync_teachers(student_ids: Iterable[int]) -> None:
+    """Bring the accounts' :class:`~accounts.models.Teaching` of each of these students in
+    step with their classes. A student's teachers are the teachers of every class they are
+    in: a class being archived does not end it, taking the student out of the class does.
+    This is the one place the rule lives; :mod:`classes.signals` calls it whenever a
+    membership or a class's teacher changes."""
+    for student_id in set(student_ids):
+        teachers = Classroom.objects.filter(memberships__student_id=student_id).values_list(
+            "teacher_id", flat=True
+        )
+        Teaching.objects.set_teachers(student_id, teachers)
 
 
 class Classroom(models.Model):
@@ -151,8 +145,6 @@ class Classroom(models.Model):
     def create_student_accounts(self, names: list[str]) -> list[tuple[User, str]]:
         """Accounts without e-mail for children, each with a generated password, in this
         class. Returns each user with their password, which is not kept anywhere."""
-        from accounts.models import User
-
         made = []
         with transaction.atomic():
             for name in names:
@@ -455,17 +447,14 @@ class Submission(models.Model):
         self.opened = {**self.opened, str(item.pk): (now or timezone.now()).isoformat()}
         self.save(update_fields=["opened"])
 
-    def turn_in(self, now: datetime | None = None) -> None:
-        """Hand the work in: each item's result is frozen and the score set."""
-        from .progress import item_results, score_of
-
+    def turn_in(self, results: list[dict[str, Any]], score: int, now: datetime) -> None:
+        """Hand the work in with each item's result (as JSON) and the score frozen, as
+        :func:`classes.services.turn_in` read them from the attempt until ``now``."""
         if self.state != self.State.IN_PROGRESS:
             raise ClassError("Start the assignment before turning it in.")
-        now = now or timezone.now()
-        results = item_results(self, until=now)
-        self.results = [result.to_json() for result in results]
-        self.score = score_of(results)
-        self.best_score = max(self.score, self.best_score or 0)
+        self.results = results
+        self.score = score
+        self.best_score = max(score, self.best_score or 0)
         self.state = self.State.TURNED_IN
         self.turned_in_at = now
         self.save()
@@ -478,6 +467,12 @@ class Submission(models.Model):
         self.state = self.State.RETURNED
         self.returned_at = now or timezone.now()
         self.save()
+
+
+class HandAnswerQuerySet(models.QuerySet["HandAnswer"]):
+    def of_attempt(self, submission: Submission) -> HandAnswerQuerySet:
+        """The answers given in the submission's current attempt."""
+        return self.filter(submission=submission, attempt=submission.attempt)
 
 
 class HandAnswer(models.Model):
@@ -493,6 +488,8 @@ class HandAnswer(models.Model):
     """The cards as good as the best, as the solver found them."""
     shown_at = models.DateTimeField()
     answered_at = models.DateTimeField(auto_now_add=True)
+
+    objects = HandAnswerQuerySet.as_manager()
 
     class Meta:
         constraints = [

@@ -11,11 +11,11 @@ from typing import Any
 from django.utils import timezone
 
 from games.engine.rules import PRESETS, parse_rules
+from games.engine.words import scores_text
 from games.models import GamePlay
-from lessons.models import LessonProgress
+from lessons.models import LessonProgress, QuizQuestion
 from lessons.progress import lesson_exercises
 from lessons.quiz.skills import SKILLS
-from lessons.quiz_models import QuizQuestion
 
 from .models import Assignment, HandAnswer, PracticeItem, Submission
 
@@ -124,9 +124,7 @@ def _hands(item: PracticeItem, submission: Submission, until: datetime) -> ItemR
     hands = {hand.pk for hand in item.hands.all()}
     answers = [
         a
-        for a in HandAnswer.objects.filter(
-            submission=submission, attempt=submission.attempt, item=item, answered_at__lte=until
-        )
+        for a in HandAnswer.objects.of_attempt(submission).filter(item=item, answered_at__lte=until)
         if a.hand_id in hands
     ]
     right = sum(1 for a in answers if a.correct)
@@ -179,7 +177,7 @@ def _game(item: PracticeItem, submission: Submission, until: datetime) -> ItemRe
         return ItemResult(item.pk, False, None, None, None, detail)
     game = games[0]
     seconds = int((game.updated - game.created).total_seconds())
-    score = f"North-South {game.scores['NS']}, East-West {game.scores['EW']}"
+    score = scores_text(game.scores["NS"], game.scores["EW"])
     won = game.scores["NS"] > game.scores["EW"]
     detail = f"Game finished, {'won' if won else 'lost'}: {score}"
     return ItemResult(item.pk, True, 1.0, seconds, _iso(game.updated), detail)

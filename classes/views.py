@@ -27,6 +27,7 @@ from lessons.display import Fact, card_choice, facts
 from lessons.progress import skill_mastery
 from lessons.quiz.skills import SKILLS
 
+from . import services
 from .context_processors import forget_assignment, remember_item
 from .forms import (
     AssignmentForm,
@@ -688,9 +689,7 @@ def _render_submission(
     items = list(found.practice_set.items.select_related("lesson").prefetch_related("hands"))
     results = item_results(submission, items=items)
     answers = (
-        HandAnswer.objects.filter(submission=submission, attempt=submission.attempt).select_related(
-            "hand", "item"
-        )
+        HandAnswer.objects.of_attempt(submission).select_related("hand", "item")
         if submission
         else []
     )
@@ -751,7 +750,7 @@ def assignment_turn_in(request: SignedInRequest, pk: int) -> HttpResponse:
         messages.error(request, "Start the assignment before turning it in.")
         return redirect("classes:assignment", pk=found.pk)
     try:
-        submission.turn_in()
+        services.turn_in(submission)
     except ClassError as error:
         messages.error(request, str(error))
     else:
@@ -809,12 +808,7 @@ def item_open(request: SignedInRequest, pk: int, item_pk: int) -> HttpResponse:
 def _review_context(
     found: Assignment, item: PracticeItem, submission: Submission
 ) -> dict[str, Any]:
-    answered = {
-        a.hand_id: a
-        for a in HandAnswer.objects.filter(
-            submission=submission, attempt=submission.attempt, item=item
-        )
-    }
+    answered = {a.hand_id: a for a in HandAnswer.objects.of_attempt(submission).filter(item=item)}
     hands = list(item.hands.order_by("pk"))
     current = next((hand for hand in hands if hand.pk not in answered), None)
     question: dict[str, Any] | None = None

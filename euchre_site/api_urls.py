@@ -4,10 +4,8 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts import api as accounts_api
-from analysis import api as analysis_api
 from games import api as games_api
 from lessons import api as lessons_api
-from lessons import quiz_api
 
 app_name = "api"
 
@@ -15,10 +13,10 @@ urlpatterns = [
     path("me/", accounts_api.me, name="me"),
     path("hands/", games_api.hands, name="hands"),
     path("hands/<int:hand_id>/", games_api.hand, name="hand"),
-    path("hands/<int:hand_id>/analysis", analysis_api.hand_analysis, name="hand_analysis"),
-    path("quiz/skills", quiz_api.quiz_skills, name="quiz_skills"),
-    path("quiz/next", quiz_api.quiz_next, name="quiz_next"),
-    path("quiz/<str:question_id>/answer", quiz_api.quiz_answer, name="quiz_answer"),
+    path("hands/<int:hand_id>/analysis", games_api.hand_analysis, name="hand_analysis"),
+    path("quiz/skills", lessons_api.quiz_skills, name="quiz_skills"),
+    path("quiz/next", lessons_api.quiz_next, name="quiz_next"),
+    path("quiz/<str:question_id>/answer", lessons_api.quiz_answer, name="quiz_answer"),
     path("lessons/", lessons_api.lessons, name="lessons"),
     path("lessons/<slug:slug>/", lessons_api.lesson, name="lesson"),
     path(

@@ -8,8 +8,6 @@ from dataclasses import dataclass
 
 from django.http import Http404, HttpRequest
 
-from classes.models import teaches
-
 from .models import Hand
 
 SHARE_PARAM = "share"
@@ -23,7 +21,7 @@ class HandAccess:
     share_token: str | None
     """The token the viewer came with, to carry along in links when they are not the owner."""
     is_teacher: bool = False
-    """The viewer teaches the owner (``classes.models.teachers_of``): read-only, and may
+    """The viewer teaches the owner (``accounts.models.User.teaches``): read-only, and may
     comment."""
 
     @property
@@ -37,9 +35,9 @@ def hand_for_viewer(request: HttpRequest, pk: int) -> HandAccess:
     """The hand `pk` if this request may see it, else ``Http404`` (never 403: a private
     hand's existence stays private).
 
-    The owner always may, and so may a teacher of a class the owner is a student in
-    (read-only); anyone else only with the hand's current share token in the ``share``
-    query parameter, so revoking the token closes every link at once.
+    The owner always may, and so may a teacher of the owner (``User.teaches``: read-only);
+    anyone else only with the hand's current share token in the ``share`` query parameter,
+    so revoking the token closes every link at once.
     """
     hand = Hand.objects.filter(pk=pk).select_related("owner").first()
     if hand is None:
@@ -49,12 +47,8 @@ def hand_for_viewer(request: HttpRequest, pk: int) -> HandAccess:
         return HandAccess(hand, True, None)
     token = request.GET.get(SHARE_PARAM, "")
     shared = bool(hand.share_token and token and secrets.compare_digest(token, hand.share_token))
-    if user.is_authenticated and teaches(user, hand.owner):
+    if user.is_authenticated and user.teaches(hand.owner):
         return HandAccess(hand, False, token if shared else None, is_teacher=True)
     if shared:
         return HandAccess(hand, False, token)
     raise Http404("No such hand.")
-
-
-def new_share_token() -> str:
-    return secrets.token_urlsafe(32)

@@ -1,25 +1,20 @@
 """Comments on the decisions of a hand: who may read and post them, and who is told.
 
-The hand's owner and their teachers (``classes.models.teachers_of``) may; the page checks
+The hand's owner and their teachers (``User.objects.teachers_of``) may; the page checks
 that through ``games.access.HandAccess.can_comment``. A teacher's comment notifies the
 owner; the owner's comment notifies the teachers who have commented on the hand.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from classes.models import teachers_of
+from accounts.models import User
 from notifications.models import Notification
 
 from .models import COMMENT_LENGTH, Hand, HandComment
-
-if TYPE_CHECKING:
-    from accounts.models import User
 
 EXCERPT = 80
 
@@ -65,7 +60,7 @@ def _notify(comment: HandComment) -> None:
         # The student answers: the teachers who commented on the hand (and teach them
         # still) are told.
         recipients = list(
-            teachers_of(hand.owner).filter(
+            User.objects.teachers_of(hand.owner).filter(
                 pk__in=HandComment.objects.filter(hand=hand).values("author")
             )
         )

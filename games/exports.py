@@ -7,11 +7,14 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Literal
+from typing import Literal
 
 from django.utils.text import slugify
 
+from analysis.solver.review import Review
+from games.engine.cards import Seat
 from games.engine.egn import EgnAnnotation, write_egn
+from games.engine.errors import EgnWriteError
 from games.engine.hand import Call, Discard, Play
 from games.engine.notation import format_notation
 from games.engine.record import HandRecord, parse_record
@@ -60,21 +63,18 @@ def step_positions(record: HandRecord) -> list[Position]:
     return out
 
 
-def review_annotations(record: HandRecord, review: dict[str, Any]) -> list[EgnAnnotation]:
+def review_annotations(record: HandRecord, review: Review) -> list[EgnAnnotation]:
     """The marked decisions of a review as EGN annotations (``[??]``, ``[?]``, ``[?!]`` and
     the explanation), on the call or the card played they concern (:func:`step_positions`;
     the review's decisions follow the hand's history, one per action)."""
     out: list[EgnAnnotation] = []
-    for decision, (kind, index) in zip(
-        review.get("decisions", []), step_positions(record), strict=False
-    ):
-        mark, explanation = decision.get("mark"), decision.get("explanation")
-        if not mark:
+    for decision, (kind, index) in zip(review.decisions, step_positions(record), strict=False):
+        if decision.mark is None:
             continue
-        text = explanation or f"{decision.get('class', 'marked')}"
-        if decision.get("kind") == "discard":
-            text = f"The dealer's discard ({decision.get('chosen')}): {text}"
-        out.append(EgnAnnotation(kind, index, f"[{mark}]", text))
+        text = decision.explanation or decision.mark.name
+        if decision.kind == "discard":
+            text = f"The dealer's discard ({decision.chosen}): {text}"
+        out.append(EgnAnnotation(kind, index, f"[{decision.mark.glyph}]", text))
     return out
 
 
@@ -106,7 +106,7 @@ def export_hand(hand: Hand, fmt: str, *, with_comments: bool = False) -> Export:
     if fmt == "text":
         return Export(format_notation(hand.record), "text/plain; charset=utf-8", f"{name}.txt")
     if fmt == "analysis":
-        result = hand.latest_review()
+        result = hand.latest_result()
         if result is None:
             raise ExportUnavailable("This hand has no finished review yet.")
         data = {
@@ -124,7 +124,7 @@ def export_hand(hand: Hand, fmt: str, *, with_comments: bool = False) -> Export:
 
 
 def _egn(hand: Hand, with_comments: bool) -> str:
-    players = ["North", "East", "South", "West"]
+    players = [seat.word for seat in Seat]
     index = "NESW".find(hand.seat)
     if index >= 0:
         players[index] += " (me)"
@@ -150,7 +150,7 @@ def export_match(match: Match) -> Export:
         hands,
         title=str(match),
         date=match.created,
-        players=["North", "East", "South", "West"],
+        players=[seat.word for seat in Seat],
         what="This match",
         with_comments=True,
     )
@@ -166,13 +166,11 @@ def _egn_of(
     what: str,
     with_comments: bool,
 ) -> str:
-    from games.engine.egn import EgnWriteError
-
     records = [parse_record(hand.record) for hand in hands]
-    reviews = [hand.latest_review() for hand in hands]
+    reviews = [hand.review() for hand in hands]
     notes = [
-        review_annotations(record, result.review) if result is not None else []
-        for record, result in zip(records, reviews, strict=True)
+        review_annotations(record, review) if review is not None else []
+        for record, review in zip(records, reviews, strict=True)
     ]
     if with_comments:
         comments: dict[int, list[HandComment]] = {}
@@ -180,7 +178,7 @@ def _egn_of(
             comments.setdefault(comment.hand_id, []).append(comment)
         for at, (hand, record) in enumerate(zip(hands, records, strict=True)):
             notes[at] = notes[at] + comment_annotations(record, comments.get(hand.pk, []))
-    reviewed = sum(result is not None for result in reviews)
+    reviewed = sum(review is not None for review in reviews)
     if reviewed == len(hands):
         marks = " with its review's marks." if len(hands) == 1 else " with the reviews' marks."
     elif reviewed:

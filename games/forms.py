@@ -6,20 +6,12 @@ from typing import Any
 
 from django import forms
 
-from games.engine.rules import DEFAULT_PRESET, PRESETS, Points, Rules
+from games.engine.rules import DEFAULT_PRESET, PRESET_LABELS, PRESETS, Points, Rules
 
 from .models import COMMENT_LENGTH, Level
 from .uploads import MAX_UPLOAD_BYTES, ParsedUpload, decode_upload, parse_upload
 
 CUSTOM = "custom"
-PRESET_LABELS = {
-    "standard": "Standard (stick the dealer)",
-    "canadian-loner": "Canadian loner",
-    "defend-alone": "Defending alone",
-    "redeal": "Redeal when everyone passes",
-    "farmers-hand": "Farmer's hand",
-    "no-trump": "No-trump",
-}
 OPTIONS = (
     "stick_the_dealer",
     "defend_alone",

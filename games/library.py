@@ -11,8 +11,9 @@ from django.db.models import Q
 from django.utils import timezone
 
 from analysis.models import AnalysisJob
+from analysis.solver.judgement import BLUNDER
 
-from .models import HandQuerySet
+from .models import Hand, HandQuerySet
 
 
 def filter_hands(hands: HandQuerySet, filters: Mapping[str, Any]) -> HandQuerySet:
@@ -79,8 +80,9 @@ def review_status(job: AnalysisJob | None) -> ReviewStatus:
     if job is None:
         return ReviewStatus("none", "Not reviewed")
     if job.status == AnalysisJob.Status.DONE and job.result is not None:
-        marks = [d for d in job.result.review["decisions"] if d.get("mark")]
-        blunders = sum(1 for d in marks if d["class"] == "blunder")
+        review = job.result.as_review()
+        marks = review.marked()
+        blunders = review.count(BLUNDER)
         if not marks:
             return ReviewStatus("done", "Reviewed: no mistakes marked")
         text = f"Reviewed: {len(marks)} decision{'s' if len(marks) != 1 else ''} marked"
@@ -97,9 +99,7 @@ def review_status(job: AnalysisJob | None) -> ReviewStatus:
 
 
 def latest_jobs(hand_ids: Iterable[int]) -> dict[int, AnalysisJob]:
-    """The latest analysis job of each hand, by hand id, in one query."""
-    jobs = AnalysisJob.objects.filter(hand_id__in=list(hand_ids)).select_related("result")
-    latest: dict[int, AnalysisJob] = {}
-    for job in jobs.order_by("created", "id"):
-        latest[job.hand_id] = job
-    return latest
+    """The latest analysis job of each hand's record, by hand id, in two queries."""
+    hashes = dict(Hand.objects.filter(pk__in=list(hand_ids)).values_list("pk", "record_hash"))
+    latest = AnalysisJob.objects.latest_by_record(hashes.values())
+    return {pk: latest[digest] for pk, digest in hashes.items() if digest in latest}

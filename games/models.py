@@ -9,18 +9,20 @@ from typing import TYPE_CHECKING, Any
 from django.conf import settings
 from django.db import IntegrityError, models, transaction
 
+from analysis.models import AnalysisJob, AnalysisResult
+from analysis.solver.review import Review, ReviewParams
 from games.bots import BOTS, observe
-from games.engine.actions import ActionError, format_action, parse_action
+from games.engine.actions import format_action, parse_action
 from games.engine.cards import Seat, Team, parse_seat
+from games.engine.errors import ActionError, IllegalActionError
 from games.engine.game import Game
-from games.engine.hand import Action, Discard, HandState, IllegalAction, Phase, Play
-from games.engine.record import HandRecord, format_record, parse_record, record_from_state
+from games.engine.hand import Action, Discard, HandState, Phase, Play
+from games.engine.record import HandRecord, parse_record, record_from_state
 from games.engine.rules import Rules, format_rules, parse_rules
 from games.engine.words import card_text, control_label
 
 if TYPE_CHECKING:
     from accounts.models import User
-    from analysis.models import AnalysisResult
     from games.uploads import ParsedUpload
 
 
@@ -55,11 +57,6 @@ def outcome_fields(record: HandRecord) -> dict[str, str]:
     return {"outcome": outcome, "maker_team": maker}
 
 
-def count_mistakes(review: dict[str, Any]) -> int:
-    """The decisions a review marks as mistakes or blunders (``?`` and ``??``)."""
-    return sum(1 for d in review.get("decisions", []) if d.get("class") in ("mistake", "blunder"))
-
-
 def _preset_name(rules: dict[str, Any]) -> str:
     """The preset a canonical ``rules`` object names, or ``custom`` when it lists options."""
     if not rules:
@@ -84,7 +81,8 @@ class HandQuerySet(models.QuerySet["Hand"]):
         match: Match | None = None,
         number_in_match: int | None = None,
     ) -> tuple[Hand, bool]:
-        """Check the record `data`, keep it in its canonical form and queue its analysis.
+        """Check the record `data` (a record object, or a :class:`HandRecord` already
+        checked), keep it in its canonical form and queue its analysis.
 
         Every hand enters the site through here, uploaded or played, so that every hand
         is analysed. A hand `owner` already has (the same canonical record) is returned
@@ -94,10 +92,8 @@ class HandQuerySet(models.QuerySet["Hand"]):
         `number_in_match` place an uploaded match's hands. Raises ``RecordError`` (a
         ``ValueError``) with the field at fault when the record is invalid.
         """
-        from analysis.models import AnalysisJob  # analysis depends on games, not the reverse
-
-        record = parse_record(data)
-        canonical = format_record(record)
+        record = data if isinstance(data, HandRecord) else parse_record(data)
+        canonical = record.canonical()
         digest = record_hash(canonical)
         existing = self.filter(owner=owner, record_hash=digest).first()
         if existing is not None:
@@ -117,7 +113,7 @@ class HandQuerySet(models.QuerySet["Hand"]):
                     number_in_match=number_in_match,
                     **outcome_fields(record),
                 )
-                AnalysisJob.objects.request(hand, queue=queue)
+                hand.request_analysis(queue=queue)
         except IntegrityError:
             # The same owner sent the same hand twice at once; the other request won.
             return self.get(owner=owner, record_hash=digest), False
@@ -140,7 +136,7 @@ class HandQuerySet(models.QuerySet["Hand"]):
             for parsed in upload.hands:
                 assert parsed.record is not None
                 if upload.is_match and result.match is None:
-                    digest = record_hash(parsed.record)
+                    digest = record_hash(parsed.record.canonical())
                     if not self.filter(owner=owner, record_hash=digest).exists():
                         result.match = Match.objects.create(
                             owner=owner,
@@ -172,13 +168,13 @@ class HandQuerySet(models.QuerySet["Hand"]):
     def refresh_mistakes(self) -> int:
         """Bring :attr:`Hand.mistakes` up to date with each hand's latest finished review.
 
-        Only hands whose latest done analysis job is not the one counted are read, so
-        this is cheap when nothing changed. Returns the number of hands updated.
+        Only hands whose record's latest done analysis job is not the one counted are
+        read, so this is cheap when nothing changed. Returns the number of hands updated.
         """
-        from analysis.models import AnalysisJob
-
         latest_done = (
-            AnalysisJob.objects.filter(hand=models.OuterRef("pk"), status=AnalysisJob.Status.DONE)
+            AnalysisJob.objects.filter(
+                record_hash=models.OuterRef("record_hash"), status=AnalysisJob.Status.DONE
+            )
             .order_by("-created", "-id")
             .values("pk")[:1]
         )
@@ -197,9 +193,22 @@ class HandQuerySet(models.QuerySet["Hand"]):
             if job.result is None:
                 continue
             updated += self.model.objects.filter(pk=pk).update(
-                mistakes=count_mistakes(job.result.review), mistakes_job_id=job_id
+                mistakes=job.result.as_review().mistakes, mistakes_job_id=job_id
             )
         return updated
+
+
+def forget_analysis_of_deleted_hand(sender: object, instance: Hand, **kwargs: object) -> None:
+    """Receives ``post_delete`` of a hand (connected in ``GamesConfig.ready``): when it was
+    the last hand of its record, the record's analysis jobs, which hold the record, go too."""
+    if not Hand.objects.filter(record_hash=instance.record_hash).exists():
+        AnalysisJob.objects.forget_record(instance.record_hash)
+
+
+def count_mistakes_of_reviewed_hands(sender: object, job: AnalysisJob, **kwargs: object) -> None:
+    """Receives ``analysis.signals.review_finished`` (connected in ``GamesConfig.ready``):
+    the hands of the job's record count their mistakes again."""
+    Hand.objects.filter(record_hash=job.record_hash).refresh_mistakes()
 
 
 @dataclass
@@ -232,6 +241,11 @@ class Match(models.Model):
 
     def __str__(self) -> str:
         return self.title or f"Match {self.pk}"
+
+
+def new_share_token() -> str:
+    """A hand's share token: unguessable, and fit for a query parameter."""
+    return secrets.token_urlsafe(32)
 
 
 class Hand(models.Model):
@@ -322,22 +336,35 @@ class Hand(models.Model):
             return None
         return self.seat in self.maker_team
 
-    def latest_review(self) -> AnalysisResult | None:
-        """The result of the hand's latest finished analysis, if any."""
-        from analysis.models import AnalysisJob
+    @property
+    def analysis_jobs(self) -> models.QuerySet[AnalysisJob]:
+        """The analysis jobs of the hand's record, the latest first: they belong to the
+        record, so the identical hands of other owners share them."""
+        return AnalysisJob.objects.of_record(self.record_hash)
 
-        job = (
-            self.analysis_jobs.filter(status=AnalysisJob.Status.DONE, result__isnull=False)
-            .select_related("result")
-            .order_by("-created", "-id")
-            .first()
+    def request_analysis(
+        self,
+        params: ReviewParams | None = None,
+        *,
+        queue: str = AnalysisJob.Queue.INTERACTIVE,
+        refresh: bool = False,
+    ) -> tuple[AnalysisJob, bool]:
+        """Ask for the analysis of the hand's record (``AnalysisJob.objects.request``)."""
+        return AnalysisJob.objects.request(
+            self.record, self.record_hash, params, queue=queue, refresh=refresh
         )
-        return None if job is None else job.result
+
+    def latest_result(self) -> AnalysisResult | None:
+        """The result of the latest finished analysis of the hand's record, if any."""
+        return AnalysisJob.objects.latest_result(self.record_hash)
+
+    def review(self) -> Review | None:
+        """The review of the latest finished analysis of the hand's record, if any."""
+        result = self.latest_result()
+        return None if result is None else result.as_review()
 
     def share(self) -> str:
         """Give the hand a read-only link (keeping the one it has); returns its token."""
-        from games.access import new_share_token
-
         if not self.share_token:
             self.share_token = new_share_token()
             self.save(update_fields=["share_token"])
@@ -537,7 +564,7 @@ class GamePlay(models.Model):
             if action not in live.hand.legal_actions():
                 try:
                     live.hand.apply(action)  # for the engine's reason
-                except IllegalAction as error:
+                except IllegalActionError as error:
                     raise GameError(f"You cannot do that: {error}.") from None
                 raise GameError("You cannot do that now.")
             row._take(live, action)

@@ -3,19 +3,18 @@
 A hand's steps are its actions in order (every call, the discard, every card): step 0
 is the deal, step N the position after N actions, with the decision taken there being
 action N. The review (``analysis.solver.review.review_hand``) has one entry per action,
-in the same order, so decision N is ``review["decisions"][N]``.
+in the same order, so decision N is ``review.decisions[N]``.
 
 A what-if side line branches off the main line at a step and lists its own actions in
 the URL (``line=9S.KC``, see :func:`action_token`); the engine checks each of them.
 
 Everything here is plain functions and dataclasses over the record and the review, so
-it is tested without a browser; ``games.review_views`` only reads the request and
+it is tested without a browser; ``games.views.replay`` only reads the request and
 renders.
 """
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -23,80 +22,45 @@ from typing import Any
 from urllib.parse import urlencode
 
 from analysis.solver.hindsight import (
-    DealError,
+    DoubleDummy,
     Solvers,
     Unknown,
-    dd_table,
     discard_options,
     position_of,
-    revealed_state,
 )
-from analysis.solver.review import standard_policy
-from games.engine.actions import ActionError, format_action, parse_action
+from analysis.solver.judgement import MARKS, Mark
+from analysis.solver.review import DecisionReview, Review, standard_policy
+from games.engine.actions import format_action, parse_action
 from games.engine.cards import ALL_CARDS, Card, Seat, Suit, Team, parse_seat
+from games.engine.errors import ActionError, IllegalActionError
 from games.engine.hand import (
     NT,
     Action,
     Discard,
-    FarmerRedeal,
-    FarmerSwap,
     HandState,
-    IllegalAction,
     Phase,
     Play,
 )
 from games.engine.record import HandRecord, parse_record
-from games.engine.words import call_label, card_name, card_text, strain_text
+from games.engine.words import (
+    action_label,
+    call_label,
+    card_text,
+    choice_verb,
+    describe,
+    phase_verb,
+    result_text,
+    strain_text,
+    the,
+)
 
-from .table import sort_hand
+from .table import CardView, SeatView, card_view, seat_views, shown_trick, upcard_note
 
 VIEWS = ("all", "seat")
 """``all``: every card visible; ``seat``: only what the point-of-view seat saw."""
 
-CLASSES = ("blunder", "mistake", "inaccuracy")
-MARKS = {"blunder": "??", "mistake": "?", "inaccuracy": "?!"}
-CLASS_KEYS = {"blunder": "b", "mistake": "m", "inaccuracy": "i"}
-TEAM_WORDS = {Team.NS: "North–South", Team.EW: "East–West"}
 MAX_LINE = 40
 """A side line never needs more actions than a whole hand has; longer ones are cut."""
-
-# -- accuracy ----------------------------------------------------------------------------
-
-ACCURACY_A = 103.1668
-ACCURACY_K = 1.44
-ACCURACY_C = ACCURACY_A - 100  # so that no loss scores exactly 100
-
-
-def decision_accuracy(loss: float) -> float:
-    """The accuracy (0–100) of one decision that gave up ``loss`` expected points.
-
-    Lichess's move-accuracy curve, ``103.1668 × e^(−0.04354 × Δwin%) − 3.1669``, with the
-    drop in winning chances replaced by the expected points given up, at 1 point ≈ 33
-    win-% points (0.04354 × 33 ≈ 1.44). No loss scores 100; the review's thresholds score
-    about 80 (an inaccuracy, 0.15), 59 (a mistake, 0.35) and 34 (a blunder, 0.70).
-
-    >>> [round(decision_accuracy(x)) for x in (0, 0.15, 0.35, 0.7, 2.0)]
-    [100, 80, 59, 34, 3]
-    """
-    value = ACCURACY_A * math.exp(-ACCURACY_K * max(loss, 0.0)) - ACCURACY_C
-    return min(100.0, max(0.0, value))
-
-
-def seat_accuracy(decisions: list[dict[str, Any]], seat: Seat) -> float | None:
-    """The mean accuracy of ``seat``'s graded decisions, or ``None`` when it has none.
-
-    A decision counts when the review valued its options by foresight (it has a
-    ``loss``); forced choices and decisions that could not be reviewed do not.
-    """
-    losses = [
-        float(d["foresight"]["loss"])
-        for d in decisions
-        if d.get("seat") == seat.value and "loss" in (d.get("foresight") or {})
-    ]
-    if not losses:
-        return None
-    return sum(decision_accuracy(x) for x in losses) / len(losses)
-
 
 # -- parameters --------------------------------------------------------------------------
 
@@ -199,30 +163,6 @@ ALL_CARDS_BY_TEXT = {str(c): c for c in ALL_CARDS}
 # -- words ------------------------------------------------------------------------------
 
 
-def action_label(action: Action, state: HandState) -> str:
-    """An option in words, for the seat about to take it in ``state``."""
-    if isinstance(action, Play):
-        return card_text(action.card)
-    if isinstance(action, Discard):
-        return "?" if action.card is None else card_text(action.card)
-    if isinstance(action, FarmerSwap):
-        return "Swap " + " ".join(card_text(c) for c in action.cards) + " for the kitty"
-    if isinstance(action, FarmerRedeal):
-        return "Show a farmer's hand (redeal)"
-    alone = " alone" if action.alone else ""
-    if action.kind == "pass":
-        return {Phase.FARMER: "Keep the hand", Phase.DEFEND: "Don't defend alone"}.get(
-            state.phase, "Pass"
-        )
-    if action.kind == "defend_alone":
-        return "Defend alone"
-    if action.kind == "order_up":
-        verb = "Pick it up" if state.current_seat is state.dealer else "Order it up"
-        return f"{verb} ({strain_text(state.upcard.suit)}){alone}"
-    assert action.suit is not None
-    return ("Call no-trump" if action.suit == NT else f"Name {strain_text(action.suit)}") + alone
-
-
 def option_key(action: Action) -> str:
     """How the review names an option: a card's text, or the call's label."""
     if isinstance(action, Play | Discard):
@@ -230,116 +170,7 @@ def option_key(action: Action) -> str:
     return call_label(action)
 
 
-def the(card: Card, trump: Suit | None) -> str:
-    """``the jack of diamonds, left bower``: a card's name inside a sentence."""
-    name = card_name(card, trump)
-    return "the " + name[0].lower() + name[1:]
-
-
-def describe(seat: Seat, action: Action, state: HandState, *, discard_visible: bool) -> str:
-    """One sentence about an action taken in ``state`` (the state before it)."""
-    name = seat.word
-    trump = state.trump
-    if isinstance(action, Play):
-        return f"{name} plays {the(action.card, trump)}."
-    if isinstance(action, Discard):
-        if action.card is None or not discard_visible:
-            return f"{name} discards a card."
-        return f"{name} discards {the(action.card, trump)}."
-    if isinstance(action, FarmerSwap):
-        return f"{name} swaps a farmer's hand for the kitty."
-    if isinstance(action, FarmerRedeal):
-        return f"{name} shows a farmer's hand: the cards are dealt again."
-    if action.kind == "pass":
-        return f"{name} passes."
-    if action.kind == "defend_alone":
-        return f"{name} defends alone."
-    alone = ", alone" if action.alone else ""
-    if action.kind == "order_up":
-        verb = "picks it up" if seat is state.dealer else "orders it up"
-        return f"{name} {verb}: {state.upcard.suit.plural} are trump{alone}."
-    assert action.suit is not None
-    if action.suit == NT:
-        return f"{name} calls no-trump{alone}."
-    return f"{name} names {action.suit.plural}{alone}."
-
-
-def result_text(state: HandState) -> str:
-    """The hand's outcome once it is over: who made what and the points."""
-    result = state.result()
-    if state.passed_out or result.maker is None or result.points is None:
-        if isinstance(state.farmer, FarmerRedeal):
-            return "A farmer's hand was shown: nobody scores."
-        return "Everyone passed twice: nobody scores."
-    maker = result.maker
-    team = maker.team
-    tricks = result.tricks[team]
-    scorer = max(result.points, key=lambda t: result.points[t] if result.points else 0)
-    points = result.points[scorer]
-    strain = "no-trump" if result.trump == NT else Suit(result.trump).plural
-    lone = " alone" if result.alone else ""
-    return (
-        f"{maker.word} called {strain}{lone}; {TEAM_WORDS[team]} took {tricks} "
-        f"trick{'s' if tricks != 1 else ''}. {TEAM_WORDS[scorer]} score "
-        f"{points} point{'s' if points != 1 else ''}."
-    )
-
-
-def _phase_word(state: HandState) -> str:
-    return {
-        Phase.FARMER: "declare",
-        Phase.AUCTION: "call",
-        Phase.DEFEND: "decide on defending alone",
-        Phase.DISCARD: "discard",
-        Phase.PLAY: "play",
-    }.get(state.phase, "act")
-
-
 # -- the table ----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ShownCard:
-    text: str
-    label: str
-    suit: str
-    """``s h d c``: a class for the optional four-colour deck; empty for an unknown card."""
-    red: bool
-    mark: str = ""
-    cls: str = ""
-
-
-UNKNOWN_CARD = ShownCard("?", "Unknown card", "", False)
-
-
-def shown(card: Card | None, trump: Suit | None, mark: str = "", cls: str = "") -> ShownCard:
-    if card is None:
-        return UNKNOWN_CARD
-    return ShownCard(
-        card_text(card),
-        card_name(card, trump),
-        card.suit.value.lower(),
-        card.suit.is_red,
-        mark,
-        cls,
-    )
-
-
-@dataclass
-class SeatPanel:
-    seat: Seat
-    place: str
-    """``bottom``, ``left``, ``top`` or ``right``: the viewer's seat is at the bottom."""
-    name: str
-    is_dealer: bool
-    to_act: bool
-    sits_out: bool
-    is_viewer: bool
-    cards: list[ShownCard] | None
-    """The cards held, or ``None`` when hidden from this point of view."""
-    count: int
-    played: ShownCard | None = None
-    won_trick: bool = False
 
 
 @dataclass
@@ -347,7 +178,7 @@ class TrickView:
     number: int
     leader: str
     winner: str
-    cards: list[tuple[str, ShownCard]]
+    cards: list[tuple[str, CardView]]
 
 
 @dataclass
@@ -428,19 +259,19 @@ class Nav:
 class Page:
     step: int
     total: int
-    seats: list[SeatPanel]
+    seats: list[SeatView]
     trump: str
     maker: str
-    upcard: ShownCard
+    upcard: CardView
     upcard_note: str
     trick_note: str
     last_trick: TrickView | None
     tricks: list[TrickView]
     auction: list[MoveView]
     moves: list[MoveView]
-    discard: ShownCard | None
+    discard: CardView | None
     discard_note: str
-    kitty: list[ShownCard] | None
+    kitty: list[CardView] | None
     tricks_won: dict[str, int]
     announce: str
     nav: Nav
@@ -454,57 +285,112 @@ class Page:
     play_on: list[tuple[str, str]] = field(default_factory=list)
     """At the end of an unfinished record: each legal next action and its side line's URL."""
     play_on_finish: str = ""
+    seen_from: list[tuple[Seat, str]] = field(default_factory=list)
+    """Each seat and the URL of the page seen from it."""
+    view_urls: dict[str, str] = field(default_factory=dict)
+    """Each view (``all``, ``seat``) and the URL of the page in it."""
+    main_result: dict[str, Any] = field(default_factory=dict)
+    """The hand's result as played, for a side line to be compared with."""
+    main_outcome: str = ""
+
+
+@dataclass(eq=False)
+class Node:
+    """One position of the hand: the deal, or the position after one more action.
+
+    Like python-chess's ``GameNode``, every node keeps its children: the main line's next
+    action and each what-if action tried from here, each built once by copying this
+    node's state and applying the action, never by dealing again. A node's state is
+    shared by everyone who reads it: copy it before applying anything to it.
+    """
+
+    state: HandState
+    parent: Node | None = None
+    seat: Seat | None = None
+    """The seat that took :attr:`action`; ``None`` at the deal."""
+    action: Action | None = None
+    """The action that led here from :attr:`parent`; ``None`` at the deal."""
+    children: dict[str, Node] = field(default_factory=dict)
+    """Each action tried from here, by its URL token (:func:`action_token`)."""
+
+    def child(self, action: Action) -> Node:
+        """The node after ``action`` from here, made the first time it is asked for.
+        Raises ``IllegalActionError`` when the rules forbid it."""
+        # A discard the record leaves unknown has no token; only the main line takes it.
+        unknown = isinstance(action, Discard) and action.card is None
+        token = "x?" if unknown else action_token(action)
+        node = self.children.get(token)
+        if node is None:
+            seat = self.state.current_seat
+            state = self.state.copy()
+            state.apply(action)
+            node = Node(state, self, seat, action)
+            self.children[token] = node
+        return node
 
 
 class Replay:
-    """A hand's record and review, replayable to any step."""
+    """A hand's record and review as one tree of positions: the main line from the deal,
+    with each what-if line a branch of it (see :class:`Node`)."""
 
-    def __init__(self, record: dict[str, Any], review: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        record: dict[str, Any],
+        review: Review | None = None,
+        double_dummy: DoubleDummy | None = None,
+    ) -> None:
         self.record: HandRecord = parse_record(record)
         self.history: list[tuple[Seat, Action]] = list(self.record.state.history)
-        decisions = (review or {}).get("decisions")
+        # The one deal of the page: every position, main line or what-if, grows from it.
+        node = Node(self.record.revealed_state())
+        self.mainline: list[Node] = [node]
+        """The main line's nodes: ``mainline[n]`` is the position after ``n`` actions."""
+        for _, action in self.history:
+            node = node.child(action)
+            self.mainline.append(node)
         # A review of another record (never expected) is ignored rather than misaligned.
-        self.decisions: list[dict[str, Any]] | None = (
-            decisions
-            if isinstance(decisions, list) and len(decisions) == len(self.history)
-            else None
-        )
+        aligned = review is not None and len(review.decisions) == len(self.history)
+        self.review: Review | None = review if aligned else None
+        """The hand's review, the one the page reads its marks and values from."""
+        self.double_dummy = double_dummy
+        """The deal's double-dummy table, stored with the review; never searched here."""
 
     @property
     def total(self) -> int:
         return len(self.history)
 
     def state_at(self, step: int) -> HandState:
-        """The position after ``step`` actions, unknown cards filled in where play showed them."""
-        state = revealed_state(self.record)
-        for _, action in self.history[:step]:
-            state.apply(action)
-        return state
+        """The position after ``step`` actions, unknown cards filled in where play showed
+        them. The tree's own state: copy it before applying anything to it."""
+        return self.mainline[step].state
 
-    def decision(self, step: int) -> dict[str, Any] | None:
-        if self.decisions is None or not 0 <= step < self.total:
+    def decision(self, step: int) -> DecisionReview | None:
+        """The review of the decision taken at ``step``, once the review is done."""
+        if self.review is None or not 0 <= step < self.total:
             return None
-        return self.decisions[step]
+        return self.review.decisions[step]
 
     def marked(self, seat: Seat | None = None) -> list[int]:
         """The steps of the marked decisions, of ``seat`` only when given."""
-        if self.decisions is None:
-            return []
-        return [
-            i
-            for i, d in enumerate(self.decisions)
-            if d.get("mark") and (seat is None or d.get("seat") == seat.value)
-        ]
+        return [] if self.review is None else self.review.marked(seat)
 
-    def next_of_class(self, step: int, seat: Seat, cls: str) -> int | None:
-        """The step of ``seat``'s next decision of class ``cls`` after ``step``, wrapping
+    def next_marked(self, step: int, seat: Seat, mark: Mark) -> int | None:
+        """The step of ``seat``'s next decision marked ``mark`` after ``step``, wrapping
         round to the first; ``None`` when there is none."""
-        if self.decisions is None:
-            return None
-        steps = [i for i in self.marked(seat) if self.decisions[i].get("class") == cls]
+        steps = [
+            i for i in self.marked(seat) if self.review and self.review.decisions[i].mark == mark
+        ]
         if not steps:
             return None
         return next((i for i in steps if i > step), steps[0])
+
+    def dd_table(self) -> tuple[dict[str, Any] | None, str]:
+        """The deal's double-dummy table, or ``None`` and why the page has none."""
+        if self.double_dummy is None:
+            return None, "The double-dummy table appears once the review is done."
+        if self.double_dummy.table is None:
+            return None, _dd_unavailable(self.double_dummy.error)
+        return self.double_dummy.table, ""
 
     # -- side lines ------------------------------------------------------------------------
 
@@ -515,40 +401,32 @@ class Replay:
             line = line[1:]
         return step, line
 
-    def play_line(self, step: int, line: tuple[str, ...]) -> tuple[HandState, list[str], str]:
-        """The position after the side line ``line`` from ``step``: the state, the tokens
-        that were legal, and a message about the first one that was not (or "")."""
-        state = self.state_at(step)
+    def branch(self, step: int, line: tuple[str, ...]) -> tuple[Node, list[str], str]:
+        """The node the side line ``line`` reaches from ``step``: the node, the tokens that
+        were legal, and a message about the first one that was not (or "")."""
+        node = self.mainline[step]
         done: list[str] = []
         for token in line:
+            state = node.state
             seat = state.current_seat
             try:
                 action = parse_token(token)
             except ActionError:
-                return state, done, f"“{token[:30]}” is not a call or a card."
+                return node, done, f"“{token[:30]}” is not a call or a card."
             if state.is_terminal or seat is None:
-                return state, done, "The hand is over: there is nothing more to play."
+                return node, done, "The hand is over: there is nothing more to play."
             if action not in state.legal_actions():
-                trial = state.copy()
                 try:
-                    trial.apply(action)
-                except IllegalAction as error:
+                    state.copy().apply(action)
+                except IllegalActionError as error:
                     reason = str(error)
                 else:
                     reason = f"it is not one of {seat.word}'s choices here"
                 label = action_label(action, state)
-                return state, done, f"{seat.word} cannot {_verb(action)} {label}: {reason}."
-            state.apply(action)
+                return node, done, f"{seat.word} cannot {choice_verb(action)} {label}: {reason}."
+            node = node.child(action)
             done.append(token)
-        return state, done, ""
-
-
-def _verb(action: Action) -> str:
-    if isinstance(action, Play):
-        return "play the"
-    if isinstance(action, Discard):
-        return "discard the"
-    return "choose"
+        return node, done, ""
 
 
 class SolverError(ValueError):
@@ -566,7 +444,7 @@ def solver_action(state: HandState, solvers: Solvers) -> Action:
         except Unknown as unknown:
             raise SolverError(f"it needs every card known ({unknown.reason})") from None
         values = solvers(position).options(position)
-        if position.to_move % 2 == 0:  # North–South maximise their tricks
+        if position.to_move % 2 == 0:  # North-South maximise their tricks
             pick = max(values, key=lambda c: (values[c], -c))
         else:
             pick = min(values, key=lambda c: (values[c], c))
@@ -597,28 +475,6 @@ def solver_finish(state: HandState, *, moves: int | None = None) -> list[Action]
 
 # -- building the page ---------------------------------------------------------------------
 
-PLACES = ("bottom", "left", "top", "right")
-
-
-def places(viewer: Seat) -> list[tuple[Seat, str]]:
-    """Each seat and where it sits: the viewer at the bottom, the next seat (clockwise,
-    the one to act after the viewer) on the left, the partner at the top."""
-    out = []
-    seat = viewer
-    for place in PLACES:
-        out.append((seat, place))
-        seat = seat.next
-    return out
-
-
-def _shown_trick(state: HandState) -> Any:
-    if not state.tricks:
-        return None
-    trick = state.tricks[-1]
-    if not trick.cards and len(state.tricks) > 1:
-        return state.tricks[-2]
-    return trick
-
 
 def _completed_tricks(
     state: HandState, marks: Mapping[tuple[Seat, Card], tuple[str, str]]
@@ -627,9 +483,7 @@ def _completed_tricks(
     trump = state.trump
     for number, trick in enumerate(state.tricks, 1):
         if len(trick.cards) == len(state.active_seats):
-            cards = [
-                (s.word, shown(c, trump, *marks.get((s, c), ("", "")))) for s, c in trick.cards
-            ]
+            cards = [(s.word, card_view(c, trump, mark=marks.get((s, c)))) for s, c in trick.cards]
             out.append(TrickView(number, trick.leader.word, state.trick_winner(trick).word, cards))
     return out
 
@@ -642,9 +496,11 @@ def build_page(
     default_seat: Seat,
     notes: list[str] | None = None,
     comment_counts: Mapping[int, int] | None = None,
+    you: Seat | None = None,
 ) -> Page:
     """Everything the replay page shows for ``params``; ``comment_counts`` (step → the
-    number of comments on that decision) marks the move list."""
+    number of comments on that decision) marks the move list, and ``you`` is the
+    viewer's own seat, marked when the table is seen from it."""
     notes = list(notes or [])
     comment_counts = comment_counts or {}
     total = replay.total
@@ -658,16 +514,16 @@ def build_page(
         return page_url(base, params, default_seat, **changes)
 
     side: SideLine | None = None
+    node = replay.mainline[step]
     if line:
-        state, done, error = replay.play_line(step, line)
+        node, done, error = replay.branch(step, line)
         line = tuple(done)
         params = Params(step, params.seat, params.view, line, params.share, "")
-        side = _side_line(replay, state, params, url, error)
+        side = _side_line(replay, node, params, url, error)
         if not line:  # nothing legal was left: back on the main line
             side = None
             notes.append(error)
-    else:
-        state = replay.state_at(step)
+    state = node.state
 
     viewer = params.seat
     see_all = params.view == "all"
@@ -678,74 +534,39 @@ def build_page(
     marks: dict[tuple[Seat, Card], tuple[str, str]] = {}
     for i, (seat, action) in enumerate(replay.history):
         reviewed = replay.decision(i)
-        if reviewed and reviewed.get("mark") and isinstance(action, Play):
-            marks[(seat, action.card)] = (reviewed["mark"], reviewed.get("class") or "")
+        if reviewed and reviewed.mark and isinstance(action, Play):
+            marks[(seat, action.card)] = (reviewed.mark.glyph, reviewed.mark.name)
 
     # The decision about to be taken, for the viewer's attention.
     decision = None
     if side is None and step < total:
         decision = _decision_panel(replay, state, step, params, url, see_all)
 
-    shown_trick = _shown_trick(state)
-    complete = shown_trick is not None and len(shown_trick.cards) == len(state.active_seats)
-    winner = state.trick_winner(shown_trick) if complete else None
-    played = dict(shown_trick.cards) if shown_trick is not None else {}
-    in_play = state.phase in (Phase.DISCARD, Phase.PLAY, Phase.DONE)
-    # A side line's cards are not the main line's: its marks do not apply to them.
-    card_marks = marks if side is None else {}
-
-    panels = []
-    for seat, place in places(viewer):
-        visible = see_all or seat is viewer
-        held = list(state.hands[seat])
-        cards = None
-        if visible:
-            chosen_card = None
-            if decision is not None and decision.seat is seat and not decision.hidden:
-                action = replay.history[step][1]
-                if isinstance(action, Play | Discard):
-                    chosen_card = action.card
-            sorted_cards: list[Card | None] = list(sort_hand(held, trump))
-            sorted_cards += [None] * held.count(None)
-            cards = [
-                shown(c, trump, decision.mark, decision.cls)
-                if decision is not None and c is not None and c == chosen_card
-                else shown(c, trump)
-                for c in sorted_cards
-            ]
-        panels.append(
-            SeatPanel(
-                seat=seat,
-                place=place,
-                name=seat.word,
-                is_dealer=seat is state.dealer,
-                to_act=seat is state.current_seat,
-                sits_out=state.sits_out(seat) and in_play,
-                is_viewer=seat is viewer,
-                cards=cards,
-                count=len(held),
-                played=shown(played[seat], trump, *card_marks.get((seat, played[seat]), ("", "")))
-                if seat in played
-                else None,
-                won_trick=seat is winner,
-            )
-        )
-
-    if state.strain is None and state.round == 1 and not state.is_terminal:
-        upcard_note = "Upcard"
-    elif state.strain is None:
-        upcard_note = "Turned down"
-    elif state.picked_up:
-        upcard_note = f"Picked up by {state.dealer.word}"
-    else:
-        upcard_note = "Not picked up"
+    # The card about to be chosen carries its decision's mark in the hand.
+    held_marks = {}
+    if decision is not None and not decision.hidden and decision.mark:
+        action = replay.history[step][1]
+        if isinstance(action, Play | Discard) and action.card is not None:
+            held_marks[(decision.seat, action.card)] = (decision.mark, decision.cls)
+    kind = "act" if side is not None or decision is None else decision.kind
+    panels = seat_views(
+        state,
+        viewer,
+        face_up=list(Seat) if see_all else [viewer],
+        you=you if you is viewer else None,
+        turn=lambda seat: f"To {'act' if kind == 'call' else kind}",
+        held_marks=held_marks,
+        # A side line's cards are not the main line's: its marks do not apply to them.
+        played_marks=marks if side is None else None,
+    )
+    winner = next((panel.seat for panel in panels if panel.won_trick), None)
 
     # The discard: seen by the dealer only, unless everything is visible.
-    discard: ShownCard | None = None
+    discard: CardView | None = None
     discard_note = ""
     if state.discarded:
         if see_all or viewer is state.dealer:
-            discard = shown(state.discard, trump)
+            discard = card_view(state.discard, trump)
             discard_note = f"{state.dealer.word} discarded"
         else:
             discard_note = f"{state.dealer.word} discarded a card (hidden from {viewer.word})"
@@ -753,9 +574,10 @@ def build_page(
     # The move lists of the main line, marks included, each a link to its step.
     auction: list[MoveView] = []
     moves: list[MoveView] = []
-    walk = replay.state_at(0)
     for i, (seat, action) in enumerate(replay.history):
-        d = replay.decision(i) or {}
+        walk = replay.mainline[i].state
+        d = replay.decision(i)
+        mark = None if d is None else d.mark
         dealer_sees = see_all or viewer is walk.dealer
         label = describe(seat, action, walk, discard_visible=dealer_sees)
         if isinstance(action, Play):
@@ -769,27 +591,26 @@ def build_page(
             seat.word,
             text,
             label,
-            d.get("mark") or "",
-            d.get("class") or "",
+            "" if mark is None else mark.glyph,
+            "" if mark is None else mark.name,
             url(step=i, line=()),
             current=side is None and i == step,
             comments=comment_counts.get(i, 0),
         )
         (moves if isinstance(action, Play | Discard) else auction).append(view)
-        walk.apply(action)
 
-    tricks = _completed_tricks(state, card_marks)
+    tricks = _completed_tricks(state, marks if side is None else {})
     play_on = []
     if side is None and step == total and not state.is_terminal:
         play_on = [
             (action_label(a, state), url(line=(action_token(a),))) for a in state.legal_actions()
         ]
-    announce = _announcement(replay, state, step, line, see_all, viewer)
+    announce = _announcement(replay, node, step, line, see_all, viewer)
     jumps = {}
-    for cls in CLASSES:
-        target = replay.next_of_class(step, viewer, cls)
+    for each in MARKS:
+        target = replay.next_marked(step, viewer, each)
         if target is not None:
-            jumps[cls] = url(step=target, line=())
+            jumps[each.name] = url(step=target, line=())
     if side is not None:
         nav = Nav(
             first=url(step=0, line=()),
@@ -807,14 +628,15 @@ def build_page(
             jumps=jumps,
         )
 
+    final = replay.record.state
     return Page(
         step=at,
         total=total,
         seats=panels,
         trump="" if state.strain is None else strain_text(state.strain),
         maker="" if state.maker is None else state.maker.word + (" alone" if state.alone else ""),
-        upcard=shown(state.upcard, trump),
-        upcard_note=upcard_note,
+        upcard=card_view(state.upcard, trump),
+        upcard_note=upcard_note(state, state.dealer.word),
         trick_note=f"{winner.word} won the trick." if winner is not None else "",
         last_trick=tricks[-1] if tricks else None,
         tricks=tricks,
@@ -822,7 +644,7 @@ def build_page(
         moves=moves,
         discard=discard,
         discard_note=discard_note,
-        kitty=[shown(c, trump) for c in state.kitty] if see_all else None,
+        kitty=[card_view(c, trump) for c in state.kitty] if see_all else None,
         tricks_won={"NS": state.tricks_won[Team.NS], "EW": state.tricks_won[Team.EW]},
         announce=announce,
         nav=nav,
@@ -834,18 +656,23 @@ def build_page(
         params=params,
         play_on=play_on,
         play_on_finish=url(auto="all") if play_on else "",
+        seen_from=[(seat, url(seat=seat)) for seat in Seat],
+        view_urls={view: url(view=view) for view in VIEWS},
+        main_result=final.result().to_json(),
+        main_outcome=result_text(final) if final.is_terminal else "",
     )
 
 
 def _announcement(
     replay: Replay,
-    state: HandState,
+    node: Node,
     step: int,
     line: tuple[str, ...],
     see_all: bool,
     viewer: Seat,
 ) -> str:
     """What the live region says at this step."""
+    state = node.state
     at = step + len(line)
     parts = []
     if line:
@@ -857,23 +684,19 @@ def _announcement(
             f"The deal: {replay.record.dealer.word} deals; the upcard is "
             f"{the(replay.record.upcard, None)}."
         )
-    elif state.history:
+    elif node.parent is not None and node.seat is not None and node.action is not None:
         # Describe the last action from the position before it.
-        if line:
-            previous, _, _ = replay.play_line(step, line[:-1])
-        else:
-            previous = replay.state_at(at - 1)
-        seat, action = state.history[-1]
+        seat, action = node.seat, node.action
         dealer_sees = see_all or viewer is state.dealer
-        parts.append(describe(seat, action, previous, discard_visible=dealer_sees))
+        parts.append(describe(seat, action, node.parent.state, discard_visible=dealer_sees))
         if isinstance(action, Play) and state.tricks:
-            trick = _shown_trick(state)
+            trick = shown_trick(state)
             if trick is not None and len(trick.cards) == len(state.active_seats):
                 parts.append(f"{state.trick_winner(trick).word} wins the trick.")
     if state.is_terminal:
         parts.append(result_text(state))
     elif state.current_seat is not None:
-        parts.append(f"{state.current_seat.word} to {_phase_word(state)}.")
+        parts.append(f"{state.current_seat.word} to {phase_verb(state.phase)}.")
     return " ".join(parts)
 
 
@@ -889,33 +712,33 @@ def _decision_panel(
     kind = (
         "play" if isinstance(action, Play) else "discard" if isinstance(action, Discard) else "call"
     )
-    d = replay.decision(step) or {}
+    d = replay.decision(step)
+    mark = None if d is None else d.mark
     panel = DecisionPanel(
         seat=seat,
         kind=kind,
         chosen=action_label(action, state),
-        mark=d.get("mark") or "",
-        cls=d.get("class") or "",
-        explanation=d.get("explanation") or "",
+        mark="" if mark is None else mark.glyph,
+        cls="" if mark is None else mark.name,
+        explanation=(d.explanation if d else None) or "",
     )
     if not see_all and seat is not params.seat:
         panel.hidden = True
         return panel
-    foresight = d.get("foresight") or {}
-    ev = {o.get("call") or o.get("card"): o for o in foresight.get("options", [])}
-    dd = {o["card"]: o["dd_tricks"] for o in d.get("options", []) if "card" in o}
-    best_key = foresight.get("best", "")
+    foresight = None if d is None else d.foresight
+    dd = {o.card: o.dd_tricks for o in (d.options if d and d.options else ())}
+    best_key = (foresight.best if foresight else None) or ""
     chosen_key = option_key(action)
     rows = []
     for option in state.legal_actions():
         key = option_key(option)
-        value = ev.get(key)
+        value = None if foresight is None else foresight.value_of(key)
         rows.append(
             OptionRow(
                 label=action_label(option, state),
                 key=key,
-                ev=None if value is None else value["ev"],
-                se=None if value is None else value["se"],
+                ev=None if value is None else value.ev,
+                se=None if value is None else value.se,
                 dd=dd.get(key),
                 chosen=key == chosen_key,
                 best=bool(best_key) and key == best_key,
@@ -930,37 +753,38 @@ def _decision_panel(
     if best_key:
         best_row = next((r for r in rows if r.key == best_key), None)
         panel.best = best_row.label if best_row else best_key
-    if "loss" in foresight:
-        panel.loss = foresight["loss"]
-        panel.samples = foresight.get("samples")
-    if replay.decisions is None:
+    if foresight is not None and foresight.graded:
+        panel.loss = foresight.loss
+        panel.samples = foresight.samples
+    if d is None:
         panel.note = "The review is not ready yet: the options are shown without their values."
-    elif foresight.get("forced") or len(rows) == 1:
+    elif (foresight is not None and foresight.forced) or len(rows) == 1:
         panel.note = "Only one choice was possible here."
-    elif "reason" in foresight:
-        panel.note = f"Not reviewed: {foresight['reason']}."
-    elif d.get("reviewable") is False and not foresight:
-        panel.note = f"Not reviewed: {d.get('reason', 'cards are unknown')}."
+    elif foresight is not None and not foresight.graded:
+        panel.note = f"Not reviewed: {foresight.reason}."
+    elif not d.reviewable and foresight is None:
+        reason = "cards are unknown" if d.reason is None else d.reason
+        panel.note = f"Not reviewed: {reason}."
     return panel
 
 
 def _side_line(
     replay: Replay,
-    state: HandState,
+    node: Node,
     params: Params,
     url: Callable[..., str],
     error: str,
 ) -> SideLine:
     step, line = params.step, params.line
+    state = node.state
     # Words for the moves of the line, each described from the position before it.
-    walk = replay.state_at(step)
     moves = []
-    for token in line:
-        action = parse_token(token)
-        seat = walk.current_seat
-        assert seat is not None
-        moves.append(describe(seat, action, walk, discard_visible=True))
-        walk.apply(action)
+    walk = node
+    for _ in line:
+        assert walk.parent is not None and walk.seat is not None and walk.action is not None
+        moves.append(describe(walk.seat, walk.action, walk.parent.state, discard_visible=True))
+        walk = walk.parent
+    moves.reverse()
     choices = []
     hidden = ""
     to_act = state.current_seat
@@ -996,10 +820,6 @@ def _side_line(
     return side
 
 
-def main_result(replay: Replay) -> dict[str, Any]:
-    return replay.record.state.result().to_json()
-
-
 def with_solver_moves(replay: Replay, params: Params) -> tuple[Params, str]:
     """``params`` with the solver's moves added to the side line, as ``params.auto`` asks
     (one move, or all to the end of the hand), and a message when it could not play."""
@@ -1007,11 +827,12 @@ def with_solver_moves(replay: Replay, params: Params) -> tuple[Params, str]:
         return params, ""
     step = min(max(params.step, 0), replay.total)
     step, line = replay.normalise(step, params.line)
-    state, done, error = replay.play_line(step, line)
+    node, done, error = replay.branch(step, line)
     if error:
         return Params(step, params.seat, params.view, tuple(done), params.share), error
     try:
-        taken = solver_finish(state, moves=1 if params.auto == "1" else None)
+        # The solver plays on a copy: the tree's states are never changed.
+        taken = solver_finish(node.state.copy(), moves=1 if params.auto == "1" else None)
         message = ""
     except SolverError as problem:
         taken = []
@@ -1049,50 +870,35 @@ class Summary:
     seats: list[SeatSummary]
     mistakes: list[MistakeView]
     dd_rows: list[tuple[str, int, int, dict[str, int]]]
-    """Each strain: its name, North–South's and East–West's tricks, and each seat alone."""
+    """Each strain: its name, North-South's and East-West's tricks, and each seat alone."""
     dd_error: str
     outcome: str
     points: dict[str, int] | None
     tricks: dict[str, int]
 
 
-def _graded(decision: dict[str, Any]) -> bool:
-    return "loss" in (decision.get("foresight") or {})
-
-
-def build_summary(
-    replay: Replay,
-    *,
-    url: Callable[[int], str],
-    table: dict[str, Any] | None = None,
-) -> Summary:
+def build_summary(replay: Replay, *, url: Callable[[int], str]) -> Summary:
     """Each seat's accuracy, the marked decisions with their links, the deal's double-dummy
     table and the points. ``url(step)`` links to a step of the main line."""
-    decisions = replay.decisions or []
+    review = replay.review
     seats = []
     for seat in Seat:
-        accuracy = seat_accuracy(decisions, seat)
-        graded = sum(
-            1
-            for d in decisions
-            if d.get("seat") == seat.value and "loss" in (d.get("foresight") or {})
-        )
-        counts = {
-            cls: sum(1 for d in decisions if d.get("seat") == seat.value and d.get("class") == cls)
-            for cls in CLASSES
-        }
+        accuracy = None if review is None else review.accuracy(seat)
+        graded = 0 if review is None else sum(1 for d in review.of_seat(seat) if d.graded)
+        counts = {m.name: 0 if review is None else review.count(m, seat) for m in MARKS}
         seats.append(
             SeatSummary(seat, None if accuracy is None else round(accuracy), graded, counts)
         )
     mistakes = []
-    walk = replay.state_at(0)
     for i, (seat, action) in enumerate(replay.history):
+        walk = replay.mainline[i].state
         d = replay.decision(i)
-        if d and d.get("mark"):
-            foresight = d.get("foresight") or {}
+        if d is not None and d.mark is not None:
+            foresight = d.foresight
+            best_key = None if foresight is None else foresight.best
             best = ""
             for option in walk.legal_actions():
-                if option_key(option) == foresight.get("best"):
+                if option_key(option) == best_key:
                     best = action_label(option, walk)
             where = f" (trick {len(walk.tricks)})" if isinstance(action, Play) else ""
             mistakes.append(
@@ -1100,21 +906,15 @@ def build_summary(
                     i,
                     seat.word,
                     describe(seat, action, walk, discard_visible=True).rstrip(".") + where,
-                    d["mark"],
-                    d.get("class") or "",
-                    foresight.get("loss"),
+                    d.mark.glyph,
+                    d.mark.name,
+                    d.loss,
                     best,
                     url(i),
                 )
             )
-        walk.apply(action)
     dd_rows = []
-    dd_error = ""
-    if table is None:
-        try:
-            table = dd_table(replay.record)
-        except DealError as error:
-            dd_error = _dd_unavailable(error)
+    table, dd_error = replay.dd_table()
     for strain, row in (table or {}).items():
         name = "No-trump" if strain == NT else strain_text(Suit(strain)).capitalize()
         dd_rows.append((name, row["NS"], 5 - row["NS"], dict(row["alone"])))
@@ -1131,9 +931,9 @@ def build_summary(
     )
 
 
-def _dd_unavailable(error: DealError) -> str:
+def _dd_unavailable(error: str) -> str:
     """Why the deal has no double-dummy table, in words: ``hands.S: …`` names a seat."""
-    field, _, _ = str(error).partition(":")
+    field, _, _ = error.partition(":")
     if field.startswith("hands.") and field[6:] in "NESW" and len(field) == 7:
         seat = parse_seat(field[6:])
         return (

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
+
+from analysis.models import AnalysisJob
+from analysis.serializers import AnalysisJobSerializer
 
 from .forms import SEAT_CHOICES
 from .links import hand_page_url
@@ -103,3 +108,20 @@ class UploadResultSerializer(serializers.Serializer):
     existing = serializers.IntegerField(help_text="Hands you already had (not stored twice).")
     match = serializers.IntegerField(allow_null=True)
     hands = HandSerializer(many=True)
+
+
+class HandAnalysisSerializer(AnalysisJobSerializer):
+    """The analysis of a hand's record, as ``/api/v1/hands/{id}/analysis`` gives it: the
+    job with the hand asked about (``context["hand"]``), since a job belongs to a record
+    that several owners' hands may share."""
+
+    hand = serializers.SerializerMethodField()
+
+    class Meta(AnalysisJobSerializer.Meta):
+        model = AnalysisJob
+        fields = ("id", "hand", *AnalysisJobSerializer.Meta.fields[1:])
+
+    @extend_schema_field(OpenApiTypes.INT)
+    def get_hand(self, job: AnalysisJob) -> int:
+        hand: Hand = self.context["hand"]
+        return hand.pk

@@ -1,18 +1,21 @@
-"""What the play page shows of a game: the seats, the trick, the controls and the news.
+"""The table seen from a seat: one view-model for the play page and the replay page.
 
-Everything here is derived from the live engine state for South, the player; the
-views pass it to ``templates/games/game.html``. Nothing here reveals a card South
-may not see.
+:func:`seat_views` lays the four seats out around the viewer (the viewer at the bottom)
+from a hand's state, showing only the cards it is told to show; both pages render its
+:class:`SeatView` with ``templates/games/_seat.html``. :func:`build_table` is the rest of
+the play page, derived from the live game for South, the player: nothing here reveals a
+card South may not see.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from games.engine.actions import format_action
 from games.engine.cards import Card, Seat, Suit, Team, effective_suit, power, sort_cards
-from games.engine.hand import Phase, Play
+from games.engine.hand import HandState, Phase, Play
 from games.engine.words import (
     call_text,
     card_name,
@@ -25,25 +28,56 @@ from games.engine.words import (
 )
 
 if TYPE_CHECKING:
+    from games.engine.hand import _Trick
     from games.models import GamePlay, Live
 
 HUMAN = Seat.S
-POSITIONS = {Seat.N: "north", Seat.W: "west", Seat.E: "east", Seat.S: "south"}
 
 
 @dataclass(frozen=True)
 class CardView:
-    card: Card
+    """A card as a page shows it."""
+
     text: str
     label: str
+    """Its name for screen readers: ``Jack of diamonds, left bower``."""
+    suit: str
+    """``s h d c``: a class for the optional four-colour deck; empty for an unknown card."""
     red: bool
+    mark: str = ""
+    """The review's mark of the decision that chose it (``??``…), if any."""
+    cls: str = ""
+    """That mark's name (``blunder``…)."""
     action: str = ""
+    """What playing it posts, when it is a button of the play page."""
     enabled: bool = False
 
 
-def card_view(card: Card, trump: Suit | None, action: str = "", enabled: bool = False) -> CardView:
+UNKNOWN_CARD = CardView("?", "Unknown card", "", False)
+
+
+def card_view(
+    card: Card | None,
+    trump: Suit | None,
+    *,
+    mark: tuple[str, str] | None = None,
+    action: str = "",
+    enabled: bool = False,
+) -> CardView:
+    """``card`` as shown under ``trump``, with its ``mark`` (glyph and name) if any;
+    ``None`` is a card the record leaves unknown."""
+    if card is None:
+        return UNKNOWN_CARD
+    glyph, name = mark or ("", "")
     return CardView(
-        card, card_text(card), card_name(card, trump), card.suit.is_red, action, enabled
+        card_text(card),
+        card_name(card, trump),
+        card.suit.value.lower(),
+        card.suit.is_red,
+        glyph,
+        name,
+        action,
+        enabled,
     )
 
 
@@ -53,18 +87,129 @@ class Control:
     label: str
 
 
+PLACES = ("bottom", "left", "top", "right")
+
+
+def places(viewer: Seat) -> list[tuple[Seat, str]]:
+    """Each seat and where it sits: the viewer at the bottom, the next seat (clockwise,
+    the one to act after the viewer) on the left, the partner at the top."""
+    out = []
+    seat = viewer
+    for place in PLACES:
+        out.append((seat, place))
+        seat = seat.next
+    return out
+
+
 @dataclass
 class SeatView:
+    """One seat at the table, as seen from the viewer's."""
+
     seat: Seat
-    position: str
+    place: str
+    """``bottom``, ``left``, ``top`` or ``right``: the viewer's seat is at the bottom."""
     name: str
     role: str
+    """Who sits there, under the name (``Your partner (normal)``); may be empty."""
+    you: bool
+    """The seat is the player's own, marked ``(you)`` beside the name."""
     is_dealer: bool
-    to_act: bool
+    turn: str
+    """The badge of the seat to act (``Your turn``, ``To play``); empty for the others."""
     sits_out: bool
-    cards_left: int
+    cards: list[CardView] | None
+    """The cards held, face up; ``None`` when they are not shown on the table."""
+    count: int | None
+    """How many cards are held, shown when they are not; ``None`` when the seat's cards
+    are shown elsewhere on the page."""
     played: CardView | None = None
     won_trick: bool = False
+
+    @property
+    def to_act(self) -> bool:
+        return bool(self.turn)
+
+
+def shown_trick(state: HandState) -> _Trick | None:
+    """The trick on the table: the one being played, or the last one completed."""
+    if not state.tricks:
+        return None
+    trick = state.tricks[-1]
+    if not trick.cards and len(state.tricks) > 1:
+        return state.tricks[-2]
+    return trick
+
+
+def seat_views(
+    state: HandState,
+    viewer: Seat,
+    *,
+    face_up: Collection[Seat],
+    elsewhere: Collection[Seat] = (),
+    roles: Mapping[Seat, str] | None = None,
+    you: Seat | None = None,
+    turn: Callable[[Seat], str],
+    held_marks: Mapping[tuple[Seat, Card], tuple[str, str]] | None = None,
+    played_marks: Mapping[tuple[Seat, Card], tuple[str, str]] | None = None,
+) -> list[SeatView]:
+    """The four seats of ``state`` around ``viewer``, in :func:`places` order.
+
+    The cards of the seats in ``face_up`` are shown, sorted; the others are counted,
+    except those in ``elsewhere`` (whose hand the page shows off the table). ``turn``
+    words the badge of the seat to act; the marks (seat and card to glyph and class)
+    mark the cards held and played.
+    """
+    roles = roles or {}
+    held_marks = held_marks or {}
+    played_marks = played_marks or {}
+    trump = state.trump
+    trick = shown_trick(state)
+    complete = trick is not None and len(trick.cards) == len(state.active_seats)
+    winner = state.trick_winner(trick) if trick is not None and complete else None
+    played = dict(trick.cards) if trick is not None else {}
+    in_play = state.phase in (Phase.DISCARD, Phase.PLAY, Phase.DONE)
+    views = []
+    for seat, place in places(viewer):
+        held = list(state.hands[seat])
+        cards = None
+        if seat in face_up:
+            ordered: list[Card | None] = [*sort_hand(held, trump), *[None] * held.count(None)]
+            cards = [
+                card_view(c, trump, mark=None if c is None else held_marks.get((seat, c)))
+                for c in ordered
+            ]
+        card = played.get(seat)
+        views.append(
+            SeatView(
+                seat=seat,
+                place=place,
+                name=seat.word,
+                role=roles.get(seat, ""),
+                you=seat is you,
+                is_dealer=seat is state.dealer,
+                turn=turn(seat) if seat is state.current_seat else "",
+                sits_out=state.sits_out(seat) and in_play,
+                cards=cards,
+                count=None if seat in elsewhere else len(held),
+                played=None
+                if card is None
+                else card_view(card, trump, mark=played_marks.get((seat, card))),
+                won_trick=seat is winner,
+            )
+        )
+    return views
+
+
+def upcard_note(state: HandState, dealer: str) -> str:
+    """What became of the upcard, beside it in the centre of the table; ``dealer`` is how
+    the page names the dealer."""
+    if state.strain is None and state.round == 1 and not state.is_terminal:
+        return "Upcard"
+    if state.strain is None:
+        return "Turned down"
+    if state.picked_up:
+        return f"Picked up by {dealer}"
+    return "Not picked up"
 
 
 @dataclass
@@ -72,6 +217,7 @@ class Table:
     """Everything the table partial shows."""
 
     seats: dict[str, SeatView]
+    """Each seat by its place (``bottom`` is South)."""
     hand: list[CardView]
     controls: list[Control]
     prompt: str
@@ -115,44 +261,29 @@ def build_table(game: GamePlay, live: Live) -> Table:
     levels = {Seat.N: game.partner_level, Seat.W: game.opponents_level}
     levels[Seat.E] = game.opponents_level
 
-    # The trick on show: the one being played, or the last one completed.
-    shown = None
-    if state.tricks:
-        shown = state.tricks[-1]
-        if not shown.cards and len(state.tricks) > 1:
-            shown = state.tricks[-2]
-    shown_complete = shown is not None and len(shown.cards) == len(state.active_seats)
-    winner = state.trick_winner(shown) if shown is not None and shown_complete else None
-    played = dict(shown.cards) if shown is not None else {}
-
-    seats: dict[str, SeatView] = {}
-    for seat, position in POSITIONS.items():
-        if seat is HUMAN:
-            name, role = "South", "You"
-        elif seat is HUMAN.partner:
-            name, role = "North", f"Your partner ({levels[seat]})"
-        else:
-            name, role = seat.word, f"Opponent ({levels[seat]})"
-        seats[position] = SeatView(
-            seat=seat,
-            position=position,
-            name=name,
-            role=role,
-            is_dealer=seat is state.dealer,
-            to_act=seat is state.current_seat,
-            sits_out=state.sits_out(seat)
-            and state.phase in (Phase.DISCARD, Phase.PLAY, Phase.DONE),
-            cards_left=len(state.hands[seat]),
-            played=card_view(played[seat], trump) if seat in played else None,
-            won_trick=seat is winner,
-        )
+    roles = {
+        HUMAN: "You",
+        HUMAN.partner: f"Your partner ({game.partner_level})",
+        HUMAN.next: f"Opponent ({game.opponents_level})",
+        HUMAN.next.partner: f"Opponent ({game.opponents_level})",
+    }
+    views = seat_views(
+        state,
+        HUMAN,
+        face_up=(),
+        elsewhere=(HUMAN,),
+        roles=roles,
+        turn=lambda seat: "Your turn" if seat is HUMAN else "Thinking…",
+    )
+    seats = {view.place: view for view in views}
+    winner = next((view.seat for view in views if view.won_trick), None)
 
     legal = state.legal_actions() if state.current_seat is HUMAN else []
     legal_texts = {format_action(a) for a in legal}
     hand_cards: list[CardView] = []
     for card in sort_hand(state.hands[HUMAN], trump):
-        text = f"discard {card}" if state.phase is Phase.DISCARD else f"play {card}"
-        hand_cards.append(card_view(card, trump, text, text in legal_texts))
+        post = f"discard {card}" if state.phase is Phase.DISCARD else f"play {card}"
+        hand_cards.append(card_view(card, trump, action=post, enabled=post in legal_texts))
 
     automatic = game.automatic_action(live) is not None
     controls: list[Control] = []
@@ -170,15 +301,6 @@ def build_table(game: GamePlay, live: Live) -> Table:
         }.get(state.phase, "")
         if state.phase is Phase.AUCTION and state.stuck:
             prompt = "Everyone passed: as the dealer you are stuck and must name a suit."
-
-    if state.strain is None and state.round == 1 and not state.is_terminal:
-        upcard_note = "Upcard"
-    elif state.strain is None:
-        upcard_note = "Turned down"
-    elif state.picked_up:
-        upcard_note = f"Picked up by {you_or_name(state.dealer, HUMAN)}"
-    else:
-        upcard_note = "Not picked up"
 
     news = []
     if state.history:
@@ -219,14 +341,13 @@ def build_table(game: GamePlay, live: Live) -> Table:
                 )
             )
 
-    focusable: list[Control | CardView] = [*controls, *hand_cards]
     return Table(
         seats=seats,
         hand=hand_cards,
         controls=controls,
         prompt=prompt,
         upcard=card_view(state.upcard, trump),
-        upcard_note=upcard_note,
+        upcard_note=upcard_note(state, you_or_name(state.dealer, HUMAN)),
         auction=[(you_or_name(s, HUMAN), call_text(s, c, state)) for s, c in state.auction],
         trump="" if state.strain is None else strain_text(state.strain),
         maker=""
@@ -237,7 +358,8 @@ def build_table(game: GamePlay, live: Live) -> Table:
         news=news,
         automatic=automatic,
         cards_are_buttons=choosing and state.phase in (Phase.DISCARD, Phase.PLAY),
-        focus=next((c.action for c in focusable if getattr(c, "enabled", True)), ""),
+        focus=next((c.action for c in controls), "")
+        or next((c.action for c in hand_cards if c.enabled), ""),
         # A finished trick stays on the table a little longer, to be seen.
         automatic_pause_ms=1600 if winner is not None else 900,
         hand_over=state.is_terminal,

@@ -20,9 +20,10 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.engine.egn import EgnError, read_egn
-from games.engine.record import RecordError, format_record, parse_record
-from games.engine.sources import SourceError, read_text
+from games.engine.egn import read_egn
+from games.engine.errors import EgnError, RecordError, SourceError
+from games.engine.record import HandRecord, parse_record
+from games.engine.sources import read_text
 
 __all__ = [
     "FORMATS",
@@ -75,13 +76,14 @@ class UploadError:
 
 @dataclass(frozen=True)
 class ParsedHand:
-    """One hand of the upload: its canonical record, or the problem that stops it."""
+    """One hand of the upload: its checked record, or the problem that stops it."""
 
     index: int
     """Its position in the upload, from 0."""
     label: str
     """How the page names it: ``Hand 1``, ``Line 3``, ``Deal 0``…"""
-    record: dict[str, Any] | None
+    record: HandRecord | None
+    """Parsed here once, and stored as it is (:meth:`HandQuerySet.store_upload`)."""
     error: UploadError | None = None
     title: str = ""
 
@@ -192,15 +194,19 @@ def _parse_records(text: str, kind: str) -> ParsedUpload:
     for i, item in enumerate(items):
         label = item.label.capitalize() if kind == "jsonl" else f"Hand {i + 1}"
         if item.data is None:
-            problem = (item.error or "").removeprefix(f"{item.label}: ")
+            assert item.error is not None
+            # The hand's label says where; an error placed further in (a deal's trick) says so.
+            unread = item.error
+            problem = unread.problem if unread.where == item.label else str(unread)
             hands.append(ParsedHand(i, label, None, UploadError(label, "", problem)))
             continue
         hands.append(_check(i, label, item.data, _title_of(item.data)))
     return ParsedUpload(kind, tuple(hands))
 
 
-def _what_we_read(kind: str, error: Exception) -> str:
-    if kind in ("json", "jsonl") or str(error).startswith("not valid JSON"):
+def _what_we_read(kind: str, error: SourceError) -> str:
+    """The problem, saying what the upload was read as where JSON's own message does not."""
+    if kind in ("json", "jsonl"):
         return str(error)
     return f"read as {FORMATS.get(kind, kind)}: {error}"
 
@@ -212,9 +218,9 @@ def _title_of(data: dict[str, Any]) -> str:
 
 def _check(index: int, label: str, data: object, title: str = "") -> ParsedHand:
     try:
-        record = format_record(parse_record(data))
+        record = parse_record(data)
     except RecordError as error:
-        return ParsedHand(index, label, None, UploadError(label, error.field, error.problem))
+        return ParsedHand(index, label, None, UploadError(label, error.where, error.problem))
     return ParsedHand(index, label, record, None, title)
 
 
@@ -228,21 +234,12 @@ def _parse_egn(text: str) -> ParsedUpload:
     for i, deal in enumerate(match.deals):
         label = f"Deal {deal.number}"
         title = f"{match.title}, deal {deal.number}" if match.title else label
-        if deal.record is None:
-            where, problem = _egn_problem(deal.error or "", deal.number)
-            hands.append(ParsedHand(i, label, None, UploadError(label, where, problem), title))
+        if deal.error is not None:
+            unread = UploadError(label, deal.error.where, deal.error.problem)
+            hands.append(ParsedHand(i, label, None, unread, title))
         else:
             hands.append(_check(i, label, deal.record, title))
     return ParsedUpload("egn", tuple(hands), title=match.title, notes=match.notes)
-
-
-def _egn_problem(message: str, number: int) -> tuple[str, str]:
-    """``("trick 2", "…")`` from ``deal 3, trick 2: …``; the EGN reader names the deal."""
-    rest = message.removeprefix(f"deal {number}")
-    if rest.startswith(", "):
-        where, _, problem = rest[2:].partition(": ")
-        return where, problem
-    return "", rest.removeprefix(": ")
 
 
 def parse_records(values: list[Any]) -> ParsedUpload:

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .quiz_models import QuizQuestion
+from .models import QuizQuestion
 
 
 @admin.register(QuizQuestion)

@@ -9,7 +9,9 @@ answer key: :func:`answer_for` works the answer out with the engine, and
 :func:`explain` says why.
 
 The kinds and their fields follow ``shared/spec/quiz.md``; ``legal_calls`` and
-``farmers_hand`` are two more kinds for the bidding lessons.
+``farmers_hand`` are two more kinds for the bidding lessons. Each kind's answer and
+explanation are the quiz's (``lessons.quiz.tricks``, ``table_rules``, ``house_rules``):
+this module reads and checks the YAML, and hands the quiz the position as values.
 
 >>> sorted(answer_for({"kind": "winner", "trump": "H", "trick": [["W", "AD"], ["N", "JD"]]}))
 ['JD']
@@ -19,9 +21,10 @@ The kinds and their fields follow ``shared/spec/quiz.md``; ``legal_calls`` and
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
@@ -29,44 +32,40 @@ from typing import Any, cast
 import yaml
 
 from games.engine.cards import (
-    ALL_CARDS,
-    Bower,
     Card,
-    CardError,
-    Rank,
     Seat,
     Suit,
-    Team,
-    bower,
     effective_suit,
     parse_card,
     parse_seat,
     parse_suit,
-    power,
 )
-from games.engine.hand import (
-    NT,
-    Action,
-    Call,
-    Discard,
-    FarmerRedeal,
-    FarmerSwap,
-    HandState,
-    IllegalAction,
-    Phase,
-    Strain,
+from games.engine.errors import CardError, IllegalActionError, RuleError
+from games.engine.hand import NT, Call, HandState, Phase, Strain
+from games.engine.rules import Rules, format_rules, parse_rules
+from games.engine.words import are_trump, call_label, card_name
+
+from .quiz.grading import AnswerError, grade
+from .quiz.house_rules import (
+    NONE,
+    bidding_state,
+    call_choices,
+    explain_farmers_hand,
+    explain_legal_calls,
+    farmer_state,
+    farmers_cards,
+    legal_calls,
 )
-from games.engine.rules import RuleError, Rules, format_rules, parse_rules
-from games.engine.scoring import scoring_row
-from games.engine.words import (
-    and_list,
-    are_trump,
-    call_label,
-    capital,
-    card_name,
-    number_word,
-    the,
-    the_with_role,
+from .quiz.question import Explanation, Grading
+from .quiz.table_rules import explain_lead, explain_points, lead_state, points_scored
+from .quiz.tricks import (
+    explain_effective_suit,
+    explain_legal,
+    explain_trick,
+    explain_trumps,
+    playable,
+    trick_winner,
+    trumps_in,
 )
 
 __all__ = [
@@ -101,9 +100,6 @@ KINDS = (
 
 MULTIPLE = frozenset({"trumps", "legal", "legal_calls", "farmers_hand"})
 """Kinds whose answer is a set of choices rather than one."""
-
-NONE = "none"
-"""The answer of a ``farmers_hand`` exercise whose hand may not be swapped."""
 
 _FIELDS: dict[str, tuple[set[str], set[str]]] = {
     # kind: (required fields, optional fields), besides kind, note and prompt
@@ -386,6 +382,9 @@ _NORMALISERS = {
 }
 
 
+# -- calls, as the quiz writes them: "pass", "order_up alone", "name H" -----------------------
+
+
 def _call(value: object, field: str) -> Call:
     words = value.split() if isinstance(value, str) else []
     alone = bool(words) and words[-1] == "alone"
@@ -402,88 +401,73 @@ def _call(value: object, field: str) -> Call:
     )
 
 
-# -- positions built for the engine ---------------------------------------------------------
+# -- an exercise's position, in the values the quiz's answers and explanations take ---------
 
 
-def _state(
-    rules: Rules,
-    dealer: Seat,
-    upcard: Card | None = None,
-    fixed: Mapping[Seat, list[Card]] | None = None,
-) -> HandState:
-    """A deal in which ``fixed`` seats hold the given cards; the rest is filled in order."""
-    fixed = fixed or {}
-    used = {c for cards in fixed.values() for c in cards}
-    spare = [c for c in ALL_CARDS if c not in used and c != upcard]
-    if upcard is None:
-        upcard = spare.pop()
-    hands: dict[Seat, list[Card | None]] = {}
-    for seat in Seat:
-        if seat in fixed:
-            hands[seat] = list(fixed[seat])
-        else:
-            hands[seat], spare = list(spare[:5]), spare[5:]
-    return HandState(rules, dealer, hands, upcard, list(spare[:3]))
+def _trump_of(ex: Mapping[str, Any]) -> Suit | None:
+    return _trump(_strain(ex["trump"], "trump"))
 
 
-def _skip_farmers(state: HandState) -> None:
-    while state.phase is Phase.FARMER:
-        state.apply(Call("pass"))
+def _plays(ex: Mapping[str, Any]) -> list[tuple[Seat, Card]]:
+    return [(parse_seat(s), parse_card(c)) for s, c in ex["trick"]]
 
 
-def _leader_state(exercise: Mapping[str, Any]) -> HandState:
-    rules = parse_rules(exercise.get("rules"))
-    dealer = parse_seat(exercise["dealer"])
-    maker = parse_seat(exercise["maker"])
-    alone = exercise["alone"] is not None
-    defender = exercise["defender_alone"]
-    state = _state(rules, dealer)
-    _skip_farmers(state)
+def _hand(ex: Mapping[str, Any]) -> list[Card]:
+    return [parse_card(c) for c in ex["hand"]]
+
+
+def _leader_state(ex: Mapping[str, Any]) -> HandState:
+    defender = ex["defender_alone"]
     try:
-        while state.current_seat is not maker:
-            state.apply(Call("pass"))
-        state.apply(Call("order_up", None, alone))
-        while state.phase is Phase.DEFEND:
-            seat = state.current_seat
-            defends = defender is not None and seat is parse_seat(defender)
-            state.apply(Call("defend_alone") if defends else Call("pass"))
-        if defender is not None and state.defender_alone is None:
-            raise ExerciseError("defender_alone", f"{defender} cannot defend alone here")
-        if state.phase is Phase.DISCARD:
-            state.apply(Discard(cast(Card, state.hands[dealer][0])))
-    except IllegalAction as error:
+        state = lead_state(
+            parse_rules(ex.get("rules")),
+            parse_seat(ex["dealer"]),
+            parse_seat(ex["maker"]),
+            alone=ex["alone"] is not None,
+            defender_alone=None if defender is None else parse_seat(defender),
+        )
+    except IllegalActionError as error:
         raise ExerciseError("maker", str(error)) from None
+    if defender is not None and state.defender_alone is None:
+        raise ExerciseError("defender_alone", f"{defender} cannot defend alone here")
     return state
 
 
-# -- answers ------------------------------------------------------------------------------
+def _points(ex: Mapping[str, Any]) -> dict[str, Any]:
+    """The arguments of :func:`~lessons.quiz.table_rules.points_scored`."""
+    return {
+        "rules": parse_rules(ex.get("rules")),
+        "maker": parse_seat(ex["maker"]),
+        "maker_tricks": ex["maker_tricks"],
+        "no_trump": ex.get("trump") == NT,
+        "alone": ex["alone"],
+        "defender_alone": ex["defender_alone"] is not None,
+    }
 
 
-def _answer_winner(ex: Mapping[str, Any]) -> set[str]:
-    trump = _trump(_strain(ex["trump"], "trump"))
-    plays = [(parse_seat(s), parse_card(c)) for s, c in ex["trick"]]
-    led = effective_suit(plays[0][1], trump)
-    return {str(max(plays, key=lambda sc: power(sc[1], trump, led))[1])}
+def _calls_state(ex: Mapping[str, Any]) -> HandState:
+    rules = parse_rules(ex.get("rules"))
+    state = bidding_state(rules, parse_seat(ex["dealer"]), parse_card(ex["upcard"]))
+    for i, text in enumerate(ex["auction"]):
+        if state.phase is not Phase.AUCTION:
+            raise ExerciseError(f"auction[{i}]", "the auction is already over")
+        try:
+            state.apply(_call(text, f"auction[{i}]"))
+        except IllegalActionError as error:
+            raise ExerciseError(f"auction[{i}]", str(error)) from None
+    if state.phase is not Phase.AUCTION:
+        raise ExerciseError("auction", "the auction is over: no one has a call to make")
+    return state
 
 
-def _answer_trumps(ex: Mapping[str, Any]) -> set[str]:
-    trump = _trump(_strain(ex["trump"], "trump"))
-    return {c for c in ex["hand"] if effective_suit(parse_card(c), trump) is trump}
+def _farmer_seat(ex: Mapping[str, Any]) -> tuple[HandState, Seat]:
+    rules = parse_rules(ex.get("rules"))
+    if rules.farmers_hand == "off":
+        raise ExerciseError("rules", "a farmers_hand exercise needs rules with a farmer's hand")
+    return farmer_state(rules, parse_card(ex["upcard"]), _hand(ex))
 
 
-def _answer_legal(ex: Mapping[str, Any]) -> set[str]:
-    trump = _trump(_strain(ex["trump"], "trump"))
-    hand = [parse_card(c) for c in ex["hand"]]
-    if not ex["trick"]:
-        return {str(c) for c in hand}
-    led = effective_suit(parse_card(ex["trick"][0][1]), trump)
-    following = [c for c in hand if effective_suit(c, trump) is led]
-    return {str(c) for c in following or hand}
-
-
-def _answer_effective_suit(ex: Mapping[str, Any]) -> set[str]:
-    trump = _trump(_strain(ex["trump"], "trump"))
-    return {str(effective_suit(parse_card(ex["card"]), trump))}
+# -- answers: the quiz's, one per kind --------------------------------------------------------
 
 
 def _answer_leader(ex: Mapping[str, Any]) -> set[str]:
@@ -491,85 +475,20 @@ def _answer_leader(ex: Mapping[str, Any]) -> set[str]:
     return {str(state.current_seat)} if state.current_seat is not None else set()
 
 
-def _points(ex: Mapping[str, Any]) -> tuple[str, int, Team]:
-    rules = parse_rules(ex.get("rules"))
-    row, value, to_makers = scoring_row(
-        rules,
-        no_trump=ex.get("trump") == NT,
-        alone=ex["alone"],
-        defender_alone=ex["defender_alone"] is not None,
-        maker_tricks=ex["maker_tricks"],
-    )
-    makers = parse_seat(ex["maker"]).team
-    return row, value, makers if to_makers else makers.other
-
-
 def _answer_points(ex: Mapping[str, Any]) -> set[str]:
-    _, value, team = _points(ex)
+    _, value, team = points_scored(**_points(ex))
     return {f"{team} {value}"}
 
 
-def _calls_state(ex: Mapping[str, Any]) -> HandState:
-    rules = parse_rules(ex.get("rules"))
-    state = _state(rules, parse_seat(ex["dealer"]), parse_card(ex["upcard"]))
-    _skip_farmers(state)
-    for i, text in enumerate(ex["auction"]):
-        if state.phase is not Phase.AUCTION:
-            raise ExerciseError(f"auction[{i}]", "the auction is already over")
-        try:
-            state.apply(_call(text, f"auction[{i}]"))
-        except IllegalAction as error:
-            raise ExerciseError(f"auction[{i}]", str(error)) from None
-    if state.phase is not Phase.AUCTION:
-        raise ExerciseError("auction", "the auction is over: no one has a call to make")
-    return state
-
-
-def _answer_legal_calls(ex: Mapping[str, Any]) -> set[str]:
-    state = _calls_state(ex)
-    return {call_label(a) for a in state.legal_actions() if isinstance(a, Call)}
-
-
-def _farmer_seat(ex: Mapping[str, Any]) -> tuple[HandState, Seat]:
-    rules = parse_rules(ex.get("rules"))
-    if rules.farmers_hand == "off":
-        raise ExerciseError("rules", "a farmers_hand exercise needs rules with a farmer's hand")
-    seat = Seat.S
-    dealer = seat.next.next.next  # the seat asked first
-    hand = [parse_card(c) for c in ex["hand"]]
-    return _state(rules, dealer, parse_card(ex["upcard"]), {seat: hand}), seat
-
-
-def _answer_farmers_hand(ex: Mapping[str, Any]) -> set[str]:
-    state, seat = _farmer_seat(ex)
-    if state.phase is not Phase.FARMER or state.current_seat is not seat:
-        return {NONE}
-    options: list[Action] = state.legal_actions()
-    cards = {str(c) for a in options if isinstance(a, FarmerSwap) for c in a.cards}
-    if any(isinstance(a, FarmerRedeal) for a in options):
-        held = {str(c) for c in state.hands[seat] if c is not None}
-        eligible = {c for c in held if parse_card(c).rank in (Rank.NINE, Rank.TEN)}
-        cards |= {c for c in eligible if _eligible(state, parse_card(c))}
-    return cards or {NONE}
-
-
-def _eligible(state: HandState, card: Card) -> bool:
-    rules = state.rules
-    ranks = (Rank.NINE,) if rules.farmers_hand == "clean" else (Rank.NINE, Rank.TEN)
-    return card.rank in ranks and not (
-        rules.farmers_turn_card_rule and card.suit is state.upcard.suit
-    )
-
-
-_ANSWERS = {
-    "winner": _answer_winner,
-    "trumps": _answer_trumps,
-    "legal": _answer_legal,
-    "effective_suit": _answer_effective_suit,
+_ANSWERS: dict[str, Callable[[Mapping[str, Any]], set[str]]] = {
+    "winner": lambda ex: {str(trick_winner(_plays(ex), _trump_of(ex)))},
+    "trumps": lambda ex: {str(c) for c in trumps_in(_hand(ex), cast(Suit, _trump_of(ex)))},
+    "legal": lambda ex: {str(c) for c in playable(_hand(ex), _plays(ex), _trump_of(ex))},
+    "effective_suit": lambda ex: {str(effective_suit(parse_card(ex["card"]), _trump_of(ex)))},
     "leader": _answer_leader,
     "points": _answer_points,
-    "legal_calls": _answer_legal_calls,
-    "farmers_hand": _answer_farmers_hand,
+    "legal_calls": lambda ex: legal_calls(_calls_state(ex)),
+    "farmers_hand": lambda ex: farmers_cards(*_farmer_seat(ex)),
 }
 
 
@@ -592,17 +511,20 @@ def prompt_for(exercise: Mapping[str, Any]) -> str:
     if "prompt" in ex:
         return str(ex["prompt"])
     kind = ex["kind"]
-    trump = are_trump(_strain(ex["trump"], "trump")) if "trump" in ex else ""
     if kind == "winner":
-        return f"{trump}. Which card wins this trick?"
+        return f"{are_trump(_strain(ex['trump'], 'trump'))}. Which card wins this trick?"
     if kind == "trumps":
-        return f"{trump}. Which of these cards are trumps?"
+        return f"{are_trump(_strain(ex['trump'], 'trump'))}. Which of these cards are trumps?"
     if kind == "legal":
         who = _seat_word(ex.get("seat")) or "you"
         start = "lead" if not ex["trick"] else "play to this trick"
-        return f"{trump}. Which cards may {who} {start}?"
+        return f"{are_trump(_strain(ex['trump'], 'trump'))}. Which cards may {who} {start}?"
     if kind == "effective_suit":
-        return f"{trump}. Which suit does {the(parse_card(ex['card']))} belong to?"
+        card = card_name(parse_card(ex["card"]))
+        return (
+            f"{are_trump(_strain(ex['trump'], 'trump'))}. "
+            f"Which suit does the {card.lower()} belong to?"
+        )
     if kind == "leader":
         text = f"{_seat_word(ex['dealer'])} deals"
         if ex["alone"]:
@@ -649,302 +571,52 @@ def choices_for(exercise: Mapping[str, Any]) -> list[str]:
         points = parse_rules(ex.get("rules")).points
         values = sorted({v for v in vars(points).values() if v > 0})
         return [f"{team} {v}" for team in ("NS", "EW") for v in values]
-    # Besides the legal calls, those a learner might wrongly think allowed: passing,
-    # ordering up, and naming any suit.
-    state = _calls_state(ex)
-    offered = {call_label(a) for a in state.legal_actions() if isinstance(a, Call)}
-    offered |= {"pass", "order_up", "order_up alone"} | {f"name {s.value}" for s in Suit}
-    return [call for call in _CALL_ORDER if call in offered]
+    return call_choices(_calls_state(ex))
 
 
-_CALL_ORDER = [
-    "pass",
-    "order_up",
-    "order_up alone",
-    *(f"name {strain}{alone}" for strain in ("S", "H", "D", "C", NT) for alone in ("", " alone")),
-]
-
-
-# -- explanations ---------------------------------------------------------------------------
-
-
-def _given(answer: str | Iterable[str] | None) -> set[str]:
-    """The learner's answer as a set; cards are read leniently (``jd``, ``J♦``)."""
-    if answer is None:
-        return set()
-    items = [answer] if isinstance(answer, str) else list(answer)
-    out: set[str] = set()
-    for item in items:
-        try:
-            out.add(str(parse_card(item)))
-        except CardError:
-            out.add(item.strip())
-    return out
+# -- explanations: the quiz's, one per kind ---------------------------------------------------
 
 
 def explain(exercise: Mapping[str, Any], answer: str | Iterable[str] | None = None) -> str:
     """Why the right answer is right, from the engine, then the lesson's note.
 
-    ``answer`` is the learner's answer; when it is wrong, the explanation says why too.
+    ``answer`` is the learner's answer; when it is wrong, the explanation first says why,
+    as the quiz's verdict does.
     """
     ex = normalise_exercise(exercise)
-    right = _ANSWERS[ex["kind"]](ex)
-    given = _given(answer)
-    parts = [_WHY[ex["kind"]](ex, right, given)]
+    why = _WHY[ex["kind"]](ex)
+    text = why.text
+    if answer is not None:
+        right = sorted(_ANSWERS[ex["kind"]](ex))
+        grading = Grading(right, right, why.text, why.feedback)
+        multiple = ex["kind"] in MULTIPLE
+        given: object = answer if isinstance(answer, str) else list(answer)
+        if multiple and isinstance(given, str):
+            given = [given]
+        # An answer that is none of the choices is told only why the right one is right.
+        with contextlib.suppress(AnswerError):
+            text = grade(grading, choices_for(ex), multiple, given).explanation
+    parts = [text]
     if "note" in ex:
         parts.append(ex["note"])
     return " ".join(p for p in parts if p)
 
 
-def _why_winner(ex: Mapping[str, Any], right: set[str], given: set[str]) -> str:
-    trump = _trump(_strain(ex["trump"], "trump"))
-    plays = [(parse_seat(s), parse_card(c)) for s, c in ex["trick"]]
-    led = effective_suit(plays[0][1], trump)
-    winner = parse_card(next(iter(right)))
-    trumps = [c for _, c in plays if trump is not None and effective_suit(c, trump) is trump]
-    lead = the_with_role(plays[0][1], trump)
-    text = f"The lead, {lead}, makes {led.plural} the suit to follow."
-    if trump is not None and plays[0][1].suit is not led:
-        text = f"The lead, {lead}, is a {trump.plural[:-1]}, so trump was led."
-    if trumps:
-        if len(trumps) == 1:
-            text += f" Only one trump was played, {the_with_role(winner, trump)}, and it wins."
-        else:
-            text += f" The best trump on the table takes it: {the_with_role(winner, trump)}."
-    else:
-        text += (
-            f" Nobody played a trump, so the best {led.plural[:-1]} takes it: "
-            f"{the_with_role(winner, trump)}."
-        )
-    for text_card in sorted(given - right):
-        try:
-            card = parse_card(text_card)
-        except CardError:
-            continue
-        if card not in [c for _, c in plays]:
-            continue
-        suit = effective_suit(card, trump)
-        if suit is trump:
-            reason = "is a trump, but a lower one"
-        elif suit is led:
-            reason = f"follows {led.plural}, but is beaten"
-        elif bower(card, trump) is Bower.LEFT:
-            reason = "is a trump"
-        else:
-            reason = f"is neither {led.plural} nor trump, so it cannot win"
-        text += f" {capital(the_with_role(card, trump))} {reason}."
-    return text
+def _why_points(ex: Mapping[str, Any]) -> Explanation:
+    return explain_points(**_points(ex), choices=choices_for(ex), score=ex.get("score"))
 
 
-def _why_trumps(ex: Mapping[str, Any], right: set[str], given: set[str]) -> str:
-    trump = cast(Suit, _trump(_strain(ex["trump"], "trump")))
-    cards = [parse_card(c) for c in ex["hand"] if c in right]
-    names = [the_with_role(c, trump) for c in cards]
-    count = len(cards)
-    text = (
-        f"With {trump.plural} trump this hand holds {number_word(count)} trump"
-        f"{'s' if count != 1 else ''}: {and_list(names)}."
-    )
-    left = [c for c in cards if c.suit is trump.same_colour]
-    if left:
-        text += (
-            f" The jack of {trump.same_colour.plural} is a {trump.plural[:-1]} for the whole "
-            "hand, whatever suit is printed on it."
-        )
-    for text_card in sorted(given - right):
-        if text_card in ex["hand"]:
-            card = parse_card(text_card)
-            text += (
-                f" {capital(the_with_role(card, trump))} is a {card.suit.plural[:-1]}, not a trump."
-            )
-    fakes = [
-        parse_card(c)
-        for c in ex["hand"]
-        if c not in right and c not in given and parse_card(c).suit is trump.same_colour
-    ]
-    if fakes:
-        text += (
-            f" {and_list([the_with_role(c, trump) for c in fakes]).capitalize()} "
-            f"{'stays a' if len(fakes) == 1 else 'stay'} {trump.same_colour.plural[:-1]}"
-            f"{'' if len(fakes) == 1 else 's'}: only the jack changes suit."
-        )
-    return text
-
-
-def _why_legal(ex: Mapping[str, Any], right: set[str], given: set[str]) -> str:
-    trump = _trump(_strain(ex["trump"], "trump"))
-    hand = [parse_card(c) for c in ex["hand"]]
-    if not ex["trick"]:
-        return "Whoever leads may lead any card."
-    first = parse_card(ex["trick"][0][1])
-    led = effective_suit(first, trump)
-    text = f"{capital(the_with_role(first, trump))} was led"
-    text += f", so the suit to follow is {led.plural}."
-    following = [c for c in hand if effective_suit(c, trump) is led]
-    if following:
-        count = len(following)
-        text += (
-            f" This hand holds {number_word(count)} {led.plural[:-1]}{'s' if count != 1 else ''}"
-            f", {and_list([the_with_role(c, trump) for c in following])}, "
-            f"and must play {'it' if count == 1 else 'one of them'}."
-        )
-        for text_card in sorted(given - right):
-            try:
-                card = parse_card(text_card)
-            except CardError:
-                continue
-            if card in hand:
-                text += f" {capital(the_with_role(card, trump))} does not follow {led.plural}."
-    else:
-        text += f" This hand has no {led.plural}, so any card may be played."
-    if trump is not None:
-        lookalikes = [c for c in hand if c.suit is led and effective_suit(c, trump) is not led]
-        for card in lookalikes:
-            text += (
-                f" The {card_name(card).lower()} is the left bower, a {trump.plural[:-1]}: "
-                f"it does not follow {led.plural}."
-            )
-    return text
-
-
-def _why_effective_suit(ex: Mapping[str, Any], right: set[str], given: set[str]) -> str:
-    trump = _trump(_strain(ex["trump"], "trump"))
-    card = parse_card(ex["card"])
-    suit = parse_suit(next(iter(right)))
-    if trump is None:
-        return (
-            f"In no-trump there are no bowers: {the_with_role(card, None)} is a {suit.plural[:-1]}."
-        )
-    if bower(card, trump) is Bower.LEFT:
-        return (
-            f"{capital(the_with_role(card, trump))} shares trump's colour: while "
-            f"{trump.plural} are trump it is a "
-            f"{trump.plural[:-1]}, second only to the jack of {trump.plural}."
-        )
-    if bower(card, trump) is Bower.RIGHT:
-        return f"The jack of {trump.plural} is the right bower, the highest trump."
-    return (
-        f"Only the two jacks of trump's colour are special; {the_with_role(card, trump)} "
-        f"keeps its printed suit, {suit.plural}."
-    )
-
-
-def _why_leader(ex: Mapping[str, Any], right: set[str], given: set[str]) -> str:
-    state = _leader_state(ex)
-    rules = state.rules
-    dealer = parse_seat(ex["dealer"])
-    leader = parse_seat(next(iter(right)))
-    start = dealer.next
-    text = f"The player on the dealer's left, {start.word}, leads the first trick"
-    if state.alone and rules.lone_lead == "left_of_maker" and state.maker is not None:
-        start = state.maker.next
-        text = (
-            f"At this table a lone hand is led by the player on the lone maker's left, {start.word}"
-        )
-    skipped = []
-    seat = start
-    while state.sits_out(seat):
-        skipped.append(seat)
-        seat = seat.next
-    if skipped:
-        text += (
-            f", but {and_list([s.word for s in skipped])} sits out this hand, so the lead passes "
-            f"on to {leader.word}."
-        )
-    else:
-        text += "."
-    return text
-
-
-_ROW_WORDS = {
-    "make": "the makers took three or four tricks",
-    "march": "the makers took every trick (a march)",
-    "lone_march": "a lone maker took all five tricks",
-    "euchre": "the makers took fewer than three tricks: they are euchred",
-    "lone_maker_euchred": "a lone maker was euchred",
-    "lone_defender_euchre": "a lone defender held the makers under three tricks",
-    "no_trump_make": "the makers of a no-trump hand took three or four tricks",
-}
-
-
-def _why_points(ex: Mapping[str, Any], right: set[str], given: set[str]) -> str:
-    row, value, team = _points(ex)
-    side = "makers" if parse_seat(ex["maker"]).team is team else "defenders"
-    text = (
-        f"{_ROW_WORDS[row][0].upper()}{_ROW_WORDS[row][1:]}, "
-        f"so the {side} ({team}) score {value} point{'s' if value != 1 else ''}."
-    )
-    if row == "make" and ex["alone"]:
-        text += " Going alone pays extra only for all five tricks."
-    score = ex.get("score")
-    if score is not None:
-        target = parse_rules(ex.get("rules")).target
-        total = score[str(team)] + value
-        text += f" That brings {team} to {total} points in a game to {target}"
-        text += ", so they win it." if total >= target else "; the game goes on."
-    return text
-
-
-def _why_legal_calls(ex: Mapping[str, Any], right: set[str], given: set[str]) -> str:
-    state = _calls_state(ex)
-    seat = cast(Seat, state.current_seat)
-    rules = state.rules
-    upcard = state.upcard
-    if state.round == 1:
-        text = (
-            f"In the first round the only suit on offer is the upcard's, {upcard.suit.plural}: "
-            f"{seat.word} may pass, or order it up"
-        )
-        if rules.canadian_loner and seat is state.dealer.partner:
-            text += (
-                " but only by going alone, because at this table the dealer's partner "
-                "may not order up otherwise"
-            )
-        text += "."
-        if seat is state.dealer:
-            text += " As dealer, ordering up means picking the upcard up yourself."
-        return text
-    text = (
-        f"The upcard was turned down, so {upcard.suit.plural} cannot be trump this hand; "
-        f"{seat.word} may name one of the other suits"
-    )
-    if rules.no_trump:
-        text += " or no-trump"
-    if state.stuck:
-        text += ". Everyone else has passed twice and the dealer is stuck: passing is not allowed."
-    elif seat is state.dealer and not rules.stick_the_dealer:
-        text += ", or pass: if the dealer passes too, the cards are thrown in and redealt."
-    else:
-        text += ", or pass."
-    return text
-
-
-def _why_farmers_hand(ex: Mapping[str, Any], right: set[str], given: set[str]) -> str:
-    state, _ = _farmer_seat(ex)
-    rules = state.rules
-    wanted = "three 9s" if rules.farmers_hand == "clean" else "three cards, each a 9 or a 10"
-    text = f"At this table a farmer's hand is {wanted}"
-    if rules.farmers_turn_card_rule:
-        text += f", none of them of the upcard's suit ({state.upcard.suit.plural})"
-    text += "."
-    if right == {NONE}:
-        return text + " This hand does not have them, so it must be played as dealt."
-    cards = sorted(right, key=lambda c: parse_card(c).index)
-    text += f" This hand may show {and_list(cards)}"
-    if len(cards) > 3:
-        text += ", any three of them"
-    return text + "."
-
-
-_WHY = {
-    "winner": _why_winner,
-    "trumps": _why_trumps,
-    "legal": _why_legal,
-    "effective_suit": _why_effective_suit,
-    "leader": _why_leader,
+_WHY: dict[str, Callable[[Mapping[str, Any]], Explanation]] = {
+    "winner": lambda ex: explain_trick(_plays(ex), _trump_of(ex)),
+    "trumps": lambda ex: explain_trumps(_hand(ex), cast(Suit, _trump_of(ex))),
+    "legal": lambda ex: explain_legal(
+        _hand(ex), _plays(ex), _trump_of(ex), _optional_seat(ex.get("seat"), "seat")
+    ),
+    "effective_suit": lambda ex: explain_effective_suit(parse_card(ex["card"]), _trump_of(ex)),
+    "leader": lambda ex: explain_lead(_leader_state(ex)),
     "points": _why_points,
-    "legal_calls": _why_legal_calls,
-    "farmers_hand": _why_farmers_hand,
+    "legal_calls": lambda ex: explain_legal_calls(_calls_state(ex)),
+    "farmers_hand": lambda ex: explain_farmers_hand(*_farmer_seat(ex)),
 }
 
 
@@ -1034,7 +706,7 @@ def _step(name: str, number: int, item: object) -> dict[str, Any]:
         }
     except ExerciseError as error:
         raise ContentError(f"{where} ({raw.get('kind')}): {error}") from None
-    except (CardError, RuleError, IllegalAction) as error:
+    except (CardError, RuleError, IllegalActionError) as error:
         raise ContentError(f"{where} ({raw.get('kind')}): {error}") from None
 
 

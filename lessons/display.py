@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from games.engine.cards import Suit, parse_card, parse_seat, parse_suit
-from games.engine.words import card_name, card_text
+from games.engine.cards import Suit, Team, parse_card, parse_seat, parse_suit
+from games.engine.words import card_name, card_text, scores_text, team_word
 
 
 @dataclass(frozen=True)
@@ -57,8 +57,7 @@ def choice(value: str, kind: str, trump: Suit | None) -> Choice:
         return Choice(value, seat.word, seat.word)
     if kind == "points":
         side, points = value.split()
-        words = {"NS": "North-South", "EW": "East-West"}[side]
-        text = f"{words} score {points}"
+        text = f"{team_word(Team(side))} score {points}"
         return Choice(value, text, text)
     text = value.replace("_", " ")
     if text == "none":
@@ -96,5 +95,5 @@ def facts(exercise: dict[str, Any]) -> list[Fact]:
         out.append(Fact("You are", [], parse_seat(exercise["seat"]).word))
     if "score" in exercise:
         score = exercise["score"]
-        out.append(Fact("Score", [], f"North-South {score['NS']}, East-West {score['EW']}"))
+        out.append(Fact("Score", [], scores_text(score["NS"], score["EW"])))
     return out

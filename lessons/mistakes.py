@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from analysis.solver.hindsight import revealed_state
+from analysis.solver.judgement import INACCURACY
+from analysis.solver.review import DecisionReview, Foresight, Review
 from games.engine.cards import Seat, parse_card
 from games.engine.hand import HandState
 from games.engine.record import HandRecord
@@ -21,11 +22,9 @@ from games.engine.words import are_trump, card_name, label_text, the_short
 
 __all__ = ["TOLERANCE", "MistakeQuestion", "mistake_questions"]
 
-TOLERANCE = 0.15
+TOLERANCE = INACCURACY.threshold
 """Points an option may give up against the best and still be marked right: the review's
 threshold for an inaccuracy."""
-
-MARKED = ("mistake", "blunder")
 
 
 @dataclass(frozen=True)
@@ -40,18 +39,19 @@ class MistakeQuestion:
 
 
 def mistake_questions(
-    record: HandRecord, review: dict[str, Any], seat: Seat, title: str
+    record: HandRecord, review: Review, seat: Seat, title: str
 ) -> list[MistakeQuestion]:
     """One question for each decision of ``seat`` the review marked a mistake or a blunder."""
     questions: list[MistakeQuestion] = []
-    if len(review.get("decisions", [])) != len(record.state.history):
+    if len(review.decisions) != len(record.state.history):
         return questions  # a review made before calls were reviewed: nothing to line up
-    state = revealed_state(record)
+    state = record.revealed_state()
     for index, ((who, action), decision) in enumerate(
-        zip(record.state.history, review["decisions"], strict=True)
+        zip(record.state.history, review.decisions, strict=True)
     ):
-        foresight = decision.get("foresight") or {}
-        if who is seat and decision.get("class") in MARKED and foresight.get("options"):
+        foresight = decision.foresight
+        marked = decision.mark is not None and decision.mark.is_mistake
+        if who is seat and marked and foresight is not None and foresight.options:
             question = _question(index, state, seat, decision, foresight, title)
             if question is not None:
                 questions.append(question)
@@ -63,13 +63,13 @@ def _question(
     index: int,
     state: HandState,
     seat: Seat,
-    decision: dict[str, Any],
-    foresight: dict[str, Any],
+    decision: DecisionReview,
+    foresight: Foresight,
     title: str,
 ) -> MistakeQuestion | None:
-    field = "call" if decision["kind"] == "call" else "card"
-    values = {option[field]: float(option["ev"]) for option in foresight["options"]}
-    best = foresight["best"]
+    field = decision.field
+    values = {option.option: float(option.ev) for option in foresight.options}
+    best = foresight.best or ""
     accepted = sorted(c for c, ev in values.items() if ev >= values[best] - TOLERANCE)
     hand = [c for c in state.hands[seat] if c is not None]
     position: dict[str, Any] = {
@@ -80,7 +80,7 @@ def _question(
         "upcard": str(state.upcard),
     }
     intro = f"From {title}. You are {seat.word}; {state.dealer.word} dealt. "
-    if decision["kind"] == "call":
+    if decision.kind == "call":
         kind = "call"
         position["auction"] = [
             {"seat": s.value, "call": c.kind, **({"suit": str(c.suit)} if c.suit else {})}
@@ -99,7 +99,7 @@ def _question(
         trump = "" if state.strain is None else are_trump(state.strain, no_trump="called") + ". "
         if trick is not None and trick.cards:
             position["trick"] = [[s.value, str(c)] for s, c in trick.cards]
-        if decision["kind"] == "discard":
+        if decision.kind == "discard":
             prompt = (
                 f"{intro}{trump}You picked up the {card_name(state.upcard)}. "
                 "Which card do you discard?"
@@ -113,13 +113,13 @@ def _question(
             so_far = f"The trick so far: {played}. " if played else "You lead. "
             prompt = f"{intro}{trump}{so_far}Which card do you play?"
         choices = sorted(values, key=lambda c: parse_card(c).index)
-    chosen = decision["chosen"]
+    chosen = decision.chosen or ""
     explanation = (
         f"In the game you chose {_option_words(chosen, field)}; "
-        f"{_option_words(best, field)} was worth more. {decision.get('explanation') or ''}"
+        f"{_option_words(best, field)} was worth more. {decision.explanation or ''}"
     ).strip()
     numbers = {
-        "samples": foresight.get("samples"),
+        "samples": foresight.samples,
         "tolerance": TOLERANCE,
         "options": [
             {"option": option, "expected_points": round(ev, 3), "accepted": option in accepted}

@@ -9,9 +9,8 @@ from django.http import HttpRequest
 from django.utils import timezone
 
 from .mastery import Answer, mastery
-from .models import Lesson, LessonProgress
+from .models import Lesson, LessonProgress, QuizQuestion
 from .quiz.skills import SKILLS
-from .quiz_models import QuizQuestion
 
 SESSION_KEY = "lesson_progress"
 

@@ -16,7 +16,6 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
 from accounts.http import HtmxRequest
-from analysis.models import AnalysisJob
 from games.engine.cards import parse_suit
 from games.engine.record import parse_record
 from games.engine.rules import PRESETS
@@ -25,7 +24,7 @@ from games.models import HUMAN_SEAT, Hand
 from .content import answer_for, explain
 from .display import choice, facts
 from .mistakes import mistake_questions
-from .models import Lesson, ReviewItem
+from .models import AlreadyAnswered, Lesson, QuizQuestion, ReviewItem
 from .progress import (
     course_progress,
     lesson_exercises,
@@ -33,8 +32,8 @@ from .progress import (
     skill_mastery,
     solved_steps,
 )
+from .quiz.grading import AnswerError
 from .quiz.skills import LEVELS, MAX_SEED, SKILLS
-from .quiz_models import AlreadyAnswered, AnswerError, QuizQuestion
 
 
 class DescribedRules(Protocol):
@@ -395,16 +394,11 @@ def _next_mistake(user: Any) -> QuizQuestion | None:
     )
     hands = Hand.objects.filter(owner=user, games__isnull=False).distinct().order_by("-created")
     for hand in hands[:50]:
-        job = (
-            AnalysisJob.objects.filter(hand=hand, status=AnalysisJob.Status.DONE)
-            .select_related("result")
-            .order_by("-id")
-            .first()
-        )
-        if job is None or job.result is None:
+        review = hand.review()
+        if review is None:
             continue
         record = parse_record(hand.record)
-        for question in mistake_questions(record, job.result.review, HUMAN_SEAT, str(hand)):
+        for question in mistake_questions(record, review, HUMAN_SEAT, str(hand)):
             seed = hand.pk * 1000 + question.decision
             if seed in seen:
                 continue

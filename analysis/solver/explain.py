@@ -1,18 +1,8 @@
-"""Marks and one-sentence explanations for reviewed decisions.
+"""One-sentence explanations for reviewed decisions.
 
-A decision is judged by foresight: its loss is the expected net points it gave up
-against the best option, over layouts the decider could not rule out. The marks:
-
-| mark | name | loss in expected points |
-|---|---|---|
-| ``?!`` | inaccuracy | at least 0.15 |
-| ``?`` | mistake | at least 0.35 |
-| ``??`` | blunder | at least 0.70 |
-
-A loss is never marked while it is within twice its sampling error (the standard
-error of the per-layout differences): sampling noise is not a mistake. Hindsight
-(every card visible) is shown beside it, and only used to say *how* the loss
-happens in this deal, never to blame a decision on its own.
+A decision is marked by foresight (``analysis.solver.judgement``); hindsight (every card
+visible) is only used here to say *how* the loss happens in this deal, never to blame a
+decision on its own.
 """
 
 from __future__ import annotations
@@ -22,28 +12,7 @@ from dataclasses import dataclass
 from games.engine.cards import Card, Seat, Suit
 from games.engine.words import call_words, describe_hand, points_text, short_name, the_short, who
 
-__all__ = ["MARKS", "THRESHOLDS", "Line", "classify", "explain_call", "explain_card"]
-
-THRESHOLDS: tuple[tuple[str, float], ...] = (
-    ("blunder", 0.70),
-    ("mistake", 0.35),
-    ("inaccuracy", 0.15),
-)
-MARKS = {"blunder": "??", "mistake": "?", "inaccuracy": "?!"}
-
-
-def classify(loss: float, se: float) -> str | None:
-    """The class of a loss in expected points, or ``None`` when it is no mistake.
-
-    >>> classify(0.8, 0.1), classify(0.4, 0.1), classify(0.2, 0.05), classify(0.8, 0.5)
-    ('blunder', 'mistake', 'inaccuracy', None)
-    """
-    if loss <= 2 * se:
-        return None
-    for name, threshold in THRESHOLDS:
-        if loss >= threshold:
-            return name
-    return None
+__all__ = ["Line", "explain_call", "explain_card"]
 
 
 @dataclass(frozen=True)
@@ -67,7 +36,15 @@ def explain_card(
     chosen_line: Line | None,
     best_line: Line | None,
 ) -> str:
-    """One sentence on why ``best`` beats ``chosen``, built from the analysis."""
+    """One sentence on why ``best`` beats ``chosen``, built from the analysis.
+
+    >>> from games.engine.cards import parse_card
+    >>> print(explain_card(kind="play", seat=Seat.S, chosen=parse_card("9H"),
+    ...     best=parse_card("JD"), loss=0.5, samples=100, trump=Suit.HEARTS,
+    ...     chosen_line=None, best_line=None))  # doctest: +NORMALIZE_WHITESPACE
+    Playing the 9♥ gives up 0.50 points on average against the J♦ (the left bower),
+    over 100 layouts of the cards you could not see.
+    """
     verb = "Discarding" if kind == "discard" else "Playing"
     mine, theirs = short_name(chosen, trump), short_name(best, trump)
     start = (

@@ -12,9 +12,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.engine.cards import ALL_CARDS, Card, Seat, Suit, Team, effective_suit, power, sort_cards
+from games.engine.cards import ALL_CARDS, Card, Seat, Suit, Team, effective_suit, power
 from games.engine.hand import NT, Discard, HandState, Phase, Play, Strain
-from games.engine.record import HandRecord, format_record, parse_record
+from games.engine.record import HandRecord
 from games.engine.rules import Rules
 
 from .dd import Position, Solver
@@ -29,13 +29,14 @@ __all__ = [
     "discard_groups",
     "distinct_discards",
     "DealError",
+    "DoubleDummy",
     "Unknown",
     "dd_table",
+    "double_dummy",
     "hindsight_review",
     "iter_hindsight_review",
     "position_of",
     "principal_line",
-    "revealed_state",
     "strain_number",
 ]
 
@@ -90,26 +91,6 @@ class CardDecision:
                 for card, tricks in sorted(self.options.items(), key=lambda ct: ct[0].index)
             ]
         return out
-
-
-def revealed_state(record: HandRecord) -> HandState:
-    """A fresh state at the deal of ``record``, its unknown cards filled in wherever the play
-    showed them, ready to have ``record.state.history`` applied again.
-    """
-    if None not in record.kitty and not any(None in cards for cards in record.hands.values()):
-        # Nothing to reveal: the record's own cards, in the canonical order the round trip
-        # through the JSON form would give them.
-        return HandState(
-            record.rules,
-            record.dealer,
-            {seat: sort_cards(list(cards)) for seat, cards in record.hands.items()},
-            record.upcard,
-            sort_cards(list(record.kitty)),
-        )
-    revealed = parse_record(format_record(record))
-    return HandState(
-        revealed.rules, revealed.dealer, revealed.hands, revealed.upcard, revealed.kitty
-    )
 
 
 def _mask(cards: list[Card | None], seat: Seat) -> int:
@@ -260,7 +241,7 @@ def hindsight_review(record: HandRecord) -> list[CardDecision]:
 
 def iter_hindsight_review(record: HandRecord) -> Iterator[CardDecision]:
     """:func:`hindsight_review`, one decision at a time."""
-    state = revealed_state(record)
+    state = record.revealed_state()
     solvers = Solvers()
     # North-South's tricks at the end of the hand after the last decision's choice, with
     # perfect play from there: the value of the next decision's position.
@@ -290,7 +271,7 @@ def iter_hindsight_review(record: HandRecord) -> Iterator[CardDecision]:
 
 
 def _deal_hands(record: HandRecord) -> dict[Seat, list[Card]]:
-    revealed = revealed_state(record)
+    revealed = record.revealed_state()
     hands: dict[Seat, list[Card]] = {}
     for seat in _SEATS:
         cards = revealed.dealt[seat]
@@ -386,6 +367,34 @@ def dd_table(record: HandRecord) -> dict[str, Any]:
         row["alone"] = alone
         table[str(strain)] = row
     return table
+
+
+@dataclass(frozen=True)
+class DoubleDummy:
+    """A deal's double-dummy table, as stored beside its review, or why it has none."""
+
+    table: dict[str, Any] | None
+    """What :func:`dd_table` gives; ``None`` when the deal cannot be solved."""
+    error: str = ""
+    """Why not (the :class:`DealError`'s message, ``hands.S: …``) when ``table`` is ``None``."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The table, or ``{"error": …}``: the lines of ``manage.py dd_table``."""
+        return {"error": self.error} if self.table is None else self.table
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> DoubleDummy:
+        if "error" in data:
+            return cls(None, str(data["error"]))
+        return cls(data)
+
+
+def double_dummy(record: HandRecord) -> DoubleDummy:
+    """The deal's :func:`dd_table`, or the reason there is none."""
+    try:
+        return DoubleDummy(dd_table(record))
+    except DealError as error:
+        return DoubleDummy(None, str(error))
 
 
 def principal_line(solver: Solver, position: Position) -> Line:

@@ -1,19 +1,20 @@
-"""Reviewing a whole hand: the entry point the workers and the commands call.
+"""Reviewing a whole hand: the entry point the workers and the commands call, and the
+review as a typed value.
 
-``review_hand(record, params, progress)`` returns a JSON-ready dict with the
-hand's result and one entry per decision: the dealer's discard and every card
-played (and, where the bidding policy can value them, every call). Each entry
-has the spec's hindsight fields (``options`` with ``dd_tricks``), the foresight
-figures (expected net points of each option over sampled layouts), the mark and
-a one-sentence explanation. It reports progress through the callback as
-``(decisions done, decisions in all)``, so a job can save it as it goes.
+``review_hand(record, params, progress)`` returns a :class:`Review`: the hand's result and
+one :class:`DecisionReview` per decision: every call, the dealer's discard and every card
+played. Each has the spec's hindsight fields (``options`` with ``dd_tricks``), the
+foresight figures (expected net points of each option over sampled layouts), the mark
+(``analysis.solver.judgement``) and a one-sentence explanation. It reports progress through
+the callback as ``(decisions done, decisions in all)``, so a job can save it as it goes.
+``Review.to_json()`` is what is stored and served; ``Review.from_json`` reads it back.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
-from dataclasses import asdict, dataclass
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from games.engine.cards import ALL_CARDS, Card, Seat
@@ -31,7 +32,7 @@ from games.strategy.observation import observe
 from games.strategy.policy import choose_discard, decide
 
 from .dd import Position
-from .explain import MARKS, Line, classify, explain_call, explain_card
+from .explain import Line, explain_call, explain_card
 from .foresight import (
     OptionValue,
     Policy,
@@ -48,10 +49,20 @@ from .hindsight import (
     discard_options,
     position_of,
     principal_line,
-    revealed_state,
 )
+from .judgement import Mark, classify, mark_named, mean_accuracy
 
-__all__ = ["SOLVER_VERSION", "ReviewParams", "count_decisions", "review_hand"]
+__all__ = [
+    "SOLVER_VERSION",
+    "DDOption",
+    "DecisionReview",
+    "Foresight",
+    "ForesightOption",
+    "Review",
+    "ReviewParams",
+    "count_decisions",
+    "review_hand",
+]
 
 SOLVER_VERSION = "3"
 """Bumped whenever a change to the solver or the review can change a result: cached
@@ -83,6 +94,233 @@ class ReviewParams:
         return cls(samples=samples, seed=seed)
 
 
+# -- the review as a value -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DDOption:
+    """Hindsight: one legal card and the ``dd_tricks`` it leaves the decider's side."""
+
+    card: str
+    dd_tricks: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"card": self.card, "dd_tricks": self.dd_tricks}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> DDOption:
+        return cls(card=data["card"], dd_tricks=data["dd_tricks"])
+
+
+@dataclass(frozen=True)
+class ForesightOption:
+    """Foresight: one option (a card, or a call's label) and its expected net points."""
+
+    option: str
+    ev: float
+    se: float
+    """The standard error of ``ev`` over the sampled layouts."""
+
+
+@dataclass(frozen=True)
+class Foresight:
+    """What foresight made of a decision: it was forced, it could not be valued (``reason``),
+    or its options were valued over ``samples`` layouts (it is *graded*)."""
+
+    forced: bool = False
+    reason: str | None = None
+    samples: int | None = None
+    best: str | None = None
+    """The best option; ties go to the first card (or call) in the engine's order."""
+    loss: float | None = None
+    """Expected points the chosen option gave up against the best; ``None`` unless graded."""
+    loss_se: float | None = None
+    options: tuple[ForesightOption, ...] = ()
+
+    @property
+    def graded(self) -> bool:
+        return self.loss is not None
+
+    def value_of(self, option: str) -> ForesightOption | None:
+        """The valued option called ``option``, if foresight valued it."""
+        return next((o for o in self.options if o.option == option), None)
+
+    def to_json(self, field: str) -> dict[str, Any]:
+        """The JSON form; ``field`` names each option's key (``card`` or ``call``)."""
+        if self.forced:
+            return {"forced": True}
+        if not self.graded:
+            return {"reason": self.reason}
+        return {
+            "samples": self.samples,
+            "best": self.best,
+            "loss": self.loss,
+            "loss_se": self.loss_se,
+            "options": [{field: o.option, "ev": o.ev, "se": o.se} for o in self.options],
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any], field: str) -> Foresight:
+        if data.get("forced"):
+            return cls(forced=True)
+        if "loss" not in data:
+            return cls(reason=data.get("reason"))
+        return cls(
+            samples=data["samples"],
+            best=data["best"],
+            loss=data["loss"],
+            loss_se=data["loss_se"],
+            options=tuple(
+                ForesightOption(o[field], o["ev"], o["se"]) for o in data.get("options", [])
+            ),
+        )
+
+
+@dataclass(frozen=True)
+class DecisionReview:
+    """The review of one decision: a call, the dealer's discard or a card played."""
+
+    kind: str
+    """``call``, ``discard`` or ``play``."""
+    seat: Seat
+    chosen: str | None
+    """The card, or the call's label (:func:`call_label`); ``None`` for an unknown card."""
+    trick: int | None = None
+    """A play's trick, counted from 1."""
+    reviewable: bool = True
+    """False when hindsight could not value the cards (``reason`` says why)."""
+    reason: str | None = None
+    options: tuple[DDOption, ...] | None = None
+    """Hindsight: every legal card with its ``dd_tricks``; ``None`` for calls and when the
+    cards are not known."""
+    mark: Mark | None = None
+    explanation: str | None = None
+    foresight: Foresight | None = None
+    """``None`` when foresight did not look (no samples, an unknown card)."""
+
+    @property
+    def field(self) -> str:
+        """The key of an option in the JSON: ``call`` for calls, ``card`` otherwise."""
+        return "call" if self.kind == "call" else "card"
+
+    @property
+    def graded(self) -> bool:
+        """Whether foresight valued the options, so that the decision counts for accuracy."""
+        return self.foresight is not None and self.foresight.graded
+
+    @property
+    def loss(self) -> float | None:
+        """Expected points given up against the best option, when graded."""
+        return None if self.foresight is None else self.foresight.loss
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "seat": self.seat.value}
+        if self.trick is not None:
+            out["trick"] = self.trick
+        out["chosen"] = self.chosen
+        if not self.reviewable:
+            out["reviewable"] = False
+            out["reason"] = self.reason
+        if self.options is not None:
+            out["options"] = [option.to_json() for option in self.options]
+        out["mark"] = None if self.mark is None else self.mark.glyph
+        out["class"] = None if self.mark is None else self.mark.name
+        out["explanation"] = self.explanation
+        if self.foresight is not None:
+            out["foresight"] = self.foresight.to_json(self.field)
+        return out
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> DecisionReview:
+        """Read back :meth:`to_json`.
+
+        :raises ValueError: when the seat or the mark is not one the review writes.
+        """
+        kind = data["kind"]
+        name = data.get("class")
+        mark = None if name is None else mark_named(name)
+        if mark is not None and data.get("mark") != mark.glyph:
+            raise ValueError(f"mark: {data.get('mark')!r} is not the glyph of a {name}")
+        options = data.get("options")
+        foresight = data.get("foresight")
+        return cls(
+            kind=kind,
+            seat=Seat(data["seat"]),
+            chosen=data.get("chosen"),
+            trick=data.get("trick"),
+            reviewable=data.get("reviewable", True),
+            reason=data.get("reason"),
+            options=None if options is None else tuple(DDOption.from_json(o) for o in options),
+            mark=mark,
+            explanation=data.get("explanation"),
+            foresight=(
+                None
+                if foresight is None
+                else Foresight.from_json(foresight, "call" if kind == "call" else "card")
+            ),
+        )
+
+
+@dataclass(frozen=True)
+class Review:
+    """A hand's review: its result and one :class:`DecisionReview` per action, in order."""
+
+    result: dict[str, Any]
+    """The hand's result (``HandResult.to_json``)."""
+    decisions: tuple[DecisionReview, ...]
+    solver_version: str
+    params: ReviewParams
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON stored with a job and served by the API."""
+        return {
+            "result": self.result,
+            "decisions": [decision.to_json() for decision in self.decisions],
+            "solver_version": self.solver_version,
+            "params": self.params.to_json(),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Review:
+        """Read back :meth:`to_json`: ``Review.from_json(j).to_json() == j``."""
+        params = data.get("params", {})
+        return cls(
+            result=data["result"],
+            decisions=tuple(DecisionReview.from_json(d) for d in data["decisions"]),
+            solver_version=data.get("solver_version", ""),
+            params=ReviewParams(
+                samples=params.get("samples", ReviewParams.samples),
+                seed=params.get("seed", ReviewParams.seed),
+            ),
+        )
+
+    def of_seat(self, seat: Seat) -> Iterator[DecisionReview]:
+        """``seat``'s decisions, in order."""
+        return (d for d in self.decisions if d.seat is seat)
+
+    def marked(self, seat: Seat | None = None) -> list[int]:
+        """The places of the marked decisions (of ``seat`` only, when given)."""
+        return [
+            i
+            for i, d in enumerate(self.decisions)
+            if d.mark is not None and (seat is None or d.seat is seat)
+        ]
+
+    def count(self, mark: Mark, seat: Seat | None = None) -> int:
+        """How many decisions (of ``seat`` only, when given) have ``mark``."""
+        return sum(1 for d in self.decisions if d.mark == mark and seat in (None, d.seat))
+
+    @property
+    def mistakes(self) -> int:
+        """The decisions marked mistakes or blunders (``?`` and ``??``)."""
+        return sum(1 for d in self.decisions if d.mark is not None and d.mark.is_mistake)
+
+    def accuracy(self, seat: Seat) -> float | None:
+        """The mean accuracy (0–100) of ``seat``'s graded decisions, or ``None`` when it has
+        none: forced choices and decisions that could not be valued do not count."""
+        return mean_accuracy(d.loss for d in self.of_seat(seat) if d.loss is not None)
+
+
 def count_decisions(record: HandRecord) -> int:
     """How many decisions a review of ``record`` goes through (its progress total): every
     call (declarations declined included), the discard and every card."""
@@ -104,19 +342,19 @@ def review_hand(
     params: ReviewParams,
     progress: Progress | None = None,
     policy: Policy | None = None,
-) -> dict[str, Any]:
+) -> Review:
     """The hand's result and the review of each of its decisions. Passes (and every other
     call) are valued by following them with ``policy``, the standard one by default."""
     policy = policy or standard_policy
     total = count_decisions(record)
     if progress is not None:
         progress(0, total)
-    state = revealed_state(record)
+    state = record.revealed_state()
     solvers = Solvers()
     # The foresight of every decision shares its solvers: what they learn of a position
     # holds for any question, and later decisions meet the positions of earlier ones.
     shared: SolverCache = {}
-    decisions: list[dict[str, Any]] = []
+    decisions: list[DecisionReview] = []
     for seat, action in record.state.history:
         rng = random.Random(f"{params.seed}:{len(decisions)}")
         if isinstance(action, Discard | Play):
@@ -126,12 +364,12 @@ def review_hand(
         if progress is not None:
             progress(len(decisions), total)
         state.apply(action)
-    return {
-        "result": record.state.result().to_json(),
-        "decisions": decisions,
-        "solver_version": SOLVER_VERSION,
-        "params": params.to_json(),
-    }
+    return Review(
+        result=record.state.result().to_json(),
+        decisions=tuple(decisions),
+        solver_version=SOLVER_VERSION,
+        params=params,
+    )
 
 
 def _review_call(
@@ -142,30 +380,29 @@ def _review_call(
     rng: random.Random,
     policy: Policy,
     shared: SolverCache,
-) -> dict[str, Any]:
+) -> DecisionReview:
     """A bidding decision, judged by foresight (hindsight has no meaning before the play)."""
-    out: dict[str, Any] = {"kind": "call", "seat": seat.value, "chosen": call_label(action)}
-    out["mark"] = None
-    out["class"] = None
-    out["explanation"] = None
+    out = DecisionReview(kind="call", seat=seat, chosen=call_label(action))
     if params.samples == 0:
         return out
     options = state.legal_actions()
     if len(options) == 1:
-        out["foresight"] = {"forced": True}
-        return out
+        return replace(out, foresight=Foresight(forced=True))
     try:
         values = call_foresight(state, seat, params.samples, rng, policy, shared)
     except Unknown as unknown:
-        out["foresight"] = {"reason": unknown.reason}
-        return out
+        return replace(out, foresight=Foresight(reason=unknown.reason))
     order = {option: i for i, option in enumerate(options)}
-    best, loss, grade = _grade(
-        out, values, action, params.samples, key=order.__getitem__, field="call", label=call_label
+    best, loss, foresight, mark = _grade(
+        values, action, params.samples, key=order.__getitem__, label=call_label
     )
-    if grade is not None:
-        hand = [c for c in state.hands[seat] if c is not None]
-        out["explanation"] = explain_call(
+    out = replace(out, foresight=foresight, mark=mark)
+    if mark is None:
+        return out
+    hand = [c for c in state.hands[seat] if c is not None]
+    return replace(
+        out,
+        explanation=explain_call(
             chosen=call_label(action),
             best=call_label(best),
             chosen_ev=values[action].mean,
@@ -176,8 +413,8 @@ def _review_call(
             upcard=state.upcard,
             gets_upcard=seat is state.dealer,
             best_strain=_strain_of(best, state),
-        )
-    return out
+        ),
+    )
 
 
 def _card_index(card: Card) -> int:
@@ -185,36 +422,30 @@ def _card_index(card: Card) -> int:
 
 
 def _grade[K: (Card, Action)](
-    out: dict[str, Any],
     values: Mapping[K, OptionValue],
     chosen: K,
     samples: int,
     *,
     key: Callable[[K], int],
-    field: str,
     label: Callable[[K], str],
-) -> tuple[K, float, str | None]:
-    """Judge ``chosen`` among the options valued by foresight: fill in ``out``'s
-    ``foresight``, ``class`` and ``mark``, and return the best option, the loss and the class.
-    Ties between options go to the first in ``key`` order, so the best is reproducible.
+) -> tuple[K, float, Foresight, Mark | None]:
+    """Judge ``chosen`` among the options valued by foresight: the best option, the loss,
+    the foresight figures and the mark. Ties between options go to the first in ``key``
+    order, so the best is reproducible.
     """
     best = max(values, key=lambda option: (values[option].mean, -key(option)))
     loss, loss_se = paired_loss(values[best], values[chosen])
-    grade = classify(loss, loss_se)
-    out["foresight"] = {
-        "samples": samples,
-        "best": label(best),
-        "loss": round(loss, 4),
-        "loss_se": round(loss_se, 4),
-        "options": [
-            {field: label(option), "ev": round(value.mean, 4), "se": round(value.se, 4)}
+    foresight = Foresight(
+        samples=samples,
+        best=label(best),
+        loss=round(loss, 4),
+        loss_se=round(loss_se, 4),
+        options=tuple(
+            ForesightOption(label(option), round(value.mean, 4), round(value.se, 4))
             for option, value in sorted(values.items(), key=lambda ov: key(ov[0]))
-        ],
-    }
-    if grade is not None:
-        out["class"] = grade
-        out["mark"] = MARKS[grade]
-    return best, loss, grade
+        ),
+    )
+    return best, loss, foresight, classify(loss, loss_se)
 
 
 def _strain_of(action: Action, state: HandState) -> object:
@@ -233,13 +464,15 @@ def _review_decision(
     rng: random.Random,
     solvers: Solvers,
     shared: SolverCache,
-) -> dict[str, Any]:
+) -> DecisionReview:
     kind = "discard" if isinstance(action, Discard) else "play"
     chosen = action.card
-    out: dict[str, Any] = {"kind": kind, "seat": seat.value}
-    if kind == "play":
-        out["trick"] = len(state.tricks)
-    out["chosen"] = None if chosen is None else str(chosen)
+    out = DecisionReview(
+        kind=kind,
+        seat=seat,
+        chosen=None if chosen is None else str(chosen),
+        trick=len(state.tricks) if kind == "play" else None,
+    )
 
     # Hindsight: every card visible.
     position: Position | None = None
@@ -251,41 +484,44 @@ def _review_decision(
             position = position_of(state)
             dd = card_options(position, solvers, seat.team)
     except Unknown as unknown:
-        out["reviewable"] = False
-        out["reason"] = (
-            unknown.reason
-            if kind == "discard"
-            else f"not every card in play is known: {unknown.reason}"
+        out = replace(
+            out,
+            reviewable=False,
+            reason=(
+                unknown.reason
+                if kind == "discard"
+                else f"not every card in play is known: {unknown.reason}"
+            ),
         )
     if dd is not None:
-        out["options"] = [
-            {"card": str(card), "dd_tricks": tricks}
-            for card, tricks in sorted(dd.items(), key=lambda ct: ct[0].index)
-        ]
+        out = replace(
+            out,
+            options=tuple(
+                DDOption(str(card), tricks)
+                for card, tricks in sorted(dd.items(), key=lambda ct: ct[0].index)
+            ),
+        )
 
     # Foresight: what the decider could know.
-    out["mark"] = None
-    out["class"] = None
-    out["explanation"] = None
     if chosen is None or params.samples == 0:
         return out
     legal = _legal(state, seat, kind)
     if len(legal) == 1:
-        out["foresight"] = {"forced": True}
-        return out
+        return replace(out, foresight=Foresight(forced=True))
     try:
         if kind == "discard":
             values = discard_foresight(state, params.samples, rng, shared)
         else:
             values = card_foresight(state, seat, params.samples, rng, shared)
     except Unknown as unknown:
-        out["foresight"] = {"reason": unknown.reason}
+        return replace(out, foresight=Foresight(reason=unknown.reason))
+    best, loss, foresight, mark = _grade(values, chosen, params.samples, key=_card_index, label=str)
+    out = replace(out, foresight=foresight, mark=mark)
+    if mark is None:
         return out
-    best, loss, grade = _grade(
-        out, values, chosen, params.samples, key=_card_index, field="card", label=str
-    )
-    if grade is not None:
-        out["explanation"] = explain_card(
+    return replace(
+        out,
+        explanation=explain_card(
             kind=kind,
             seat=seat,
             chosen=chosen,
@@ -295,8 +531,8 @@ def _review_decision(
             trump=state.trump,
             chosen_line=_line(state, kind, chosen, position, solvers),
             best_line=_line(state, kind, best, position, solvers),
-        )
-    return out
+        ),
+    )
 
 
 def _legal(state: HandState, seat: Seat, kind: str) -> list[Card]:

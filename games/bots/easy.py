@@ -19,6 +19,7 @@ from collections.abc import Collection
 
 from games.engine.cards import Card, Rank, Suit, effective_suit, power
 from games.engine.hand import Action, Call, Discard, FarmerRedeal, FarmerSwap, Phase, Play
+from games.engine.words import capital, number_word
 from games.strategy.observation import Observation
 
 __all__ = ["decide", "decide_with_reason"]
@@ -26,10 +27,6 @@ __all__ = ["decide", "decide_with_reason"]
 
 def _count(cards: Collection[Card], suit: Suit) -> int:
     return sum(1 for c in cards if effective_suit(c, suit) is suit)
-
-
-def _words(count: int) -> str:
-    return ("No", "One", "Two", "Three", "Four", "Five", "Six")[count]
 
 
 def decide(view: Observation) -> Action:
@@ -66,13 +63,14 @@ def _bid(view: Observation) -> tuple[Action, str]:
         cards = [*view.hand, view.upcard] if view.seat is view.dealer else list(view.hand)
         count = _count(cards, suit)
         if count >= 3 and Call("order_up") in view.legal:
-            return Call("order_up"), f"{_words(count)} trumps: order up."
-        return Call("pass"), f"{_words(count)} trumps, not three: pass."
+            return Call("order_up"), f"{capital(number_word(count))} trumps: order up."
+        return Call("pass"), f"{capital(number_word(count))} trumps, not three: pass."
     allowed = [s for s in Suit if s is not view.upcard.suit]
     best = max(allowed, key=lambda s: _count(view.hand, s))
     count = _count(view.hand, best)
     if count >= 3 or view.stuck:
-        return Call("name", best), f"{_words(count)} {best.plural}, the longest suit: name it."
+        reason = f"{capital(number_word(count))} {best.plural}, the longest suit: name it."
+        return Call("name", best), reason
     return Call("pass"), "No suit with three trumps: pass."
 
 

@@ -10,19 +10,16 @@ True
 >>> parse_action("name X")
 Traceback (most recent call last):
 ...
-games.engine.actions.ActionError: action 'name X': unknown suit 'X' (expected S, H, D or C)
+games.engine.errors.ActionError: action 'name X': unknown suit 'X' (expected S, H, D or C)
 """
 
 from __future__ import annotations
 
-from .cards import CardError, parse_card, parse_suit
+from .cards import parse_card, parse_suit
+from .errors import ActionError, CardError
 from .hand import NT, Action, Call, Discard, FarmerRedeal, FarmerSwap, Play, Strain
 
-__all__ = ["ActionError", "format_action", "parse_action"]
-
-
-class ActionError(ValueError):
-    """Text that is not an action."""
+__all__ = ["format_action", "parse_action"]
 
 
 def format_action(action: Action) -> str:
@@ -35,7 +32,7 @@ def format_action(action: Action) -> str:
         return text + (" alone" if action.alone else "")
     if isinstance(action, Discard):
         if action.card is None:
-            raise ActionError("an unknown discard has no text form")
+            raise ActionError("", "an unknown discard has no text form")
         return f"discard {action.card}"
     if isinstance(action, Play):
         return f"play {action.card}"
@@ -51,7 +48,7 @@ def _strain(text: str) -> Strain:
 def parse_action(text: object) -> Action:
     """Read the text :func:`format_action` writes; raises :class:`ActionError`."""
     if not isinstance(text, str) or not text.strip():
-        raise ActionError(f"expected an action such as 'play JH', got {text!r}")
+        raise ActionError("", f"expected an action such as 'play JH', got {text!r}")
     words = text.split()
     head, rest = words[0], words[1:]
     alone = bool(rest) and rest[-1] == "alone"
@@ -76,5 +73,5 @@ def parse_action(text: object) -> Action:
         if head == "farmer_redeal" and not rest and not alone:
             return FarmerRedeal()
     except CardError as error:
-        raise ActionError(f"action {text!r}: {error}") from None
-    raise ActionError(f"unknown action {text!r}")
+        raise ActionError(f"action {text!r}", error.problem) from None
+    raise ActionError("", f"unknown action {text!r}")

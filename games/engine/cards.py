@@ -19,12 +19,13 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 
+from .errors import CardError
+
 __all__ = [
     "ALL_CARDS",
     "UNKNOWN",
     "Bower",
     "Card",
-    "CardError",
     "Rank",
     "Seat",
     "Suit",
@@ -42,10 +43,6 @@ __all__ = [
 
 UNKNOWN = "??"
 """How a card that is not known is written in records."""
-
-
-class CardError(ValueError):
-    """A piece of text that is not a card, suit or seat."""
 
 
 class Suit(enum.Enum):
@@ -162,10 +159,10 @@ def parse_card(text: object) -> Card:
     (TD, AS)
     """
     if not isinstance(text, str):
-        raise CardError(f"expected a card such as 'JH', got {text!r}")
+        raise CardError("", f"expected a card such as 'JH', got {text!r}")
     card = _BY_TEXT.get(_normalise(text))
     if card is None:
-        raise CardError(f"unknown card {text!r}")
+        raise CardError("", f"unknown card {text!r}")
     return card
 
 
@@ -202,7 +199,7 @@ def parse_suit(text: object) -> Suit:
         suit = _SUIT_WORDS.get(key)
         if suit is not None:
             return suit
-    raise CardError(f"unknown suit {text!r} (expected S, H, D or C)")
+    raise CardError("", f"unknown suit {text!r} (expected S, H, D or C)")
 
 
 class Bower(enum.Enum):
@@ -337,7 +334,7 @@ def parse_seat(text: object) -> Seat:
         for seat in Seat:
             if key in (seat.value, seat.word.upper()):
                 return seat
-    raise CardError(f"unknown seat {text!r} (expected N, E, S or W)")
+    raise CardError("", f"unknown seat {text!r} (expected N, E, S or W)")
 
 
 def sort_cards(cards: list[Card | None]) -> list[Card | None]:

@@ -41,7 +41,6 @@ from typing import Any, Literal, cast
 from .cards import (
     UNKNOWN,
     Card,
-    CardError,
     Seat,
     Suit,
     effective_suit,
@@ -50,16 +49,15 @@ from .cards import (
     power,
     sort_cards,
 )
+from .errors import CardError, EgnError, EgnWriteError, RecordError
 from .hand import NT, Strain
-from .record import FORMAT, HandRecord, RecordError, parse_record
+from .record import FORMAT, HandRecord, parse_record, played_at
 from .rules import Points, Rules
 
 __all__ = [
     "EgnAnnotation",
     "EgnDeal",
-    "EgnError",
     "EgnMatch",
-    "EgnWriteError",
     "load_egn",
     "read_egn",
     "write_egn",
@@ -86,19 +84,6 @@ _PLAY_TYPES = ("TRICK_PLAY", "TRICK_PLAY_PHASE")
 _LONE_LEADS = {"LEFT_OF_DEALER": "left_of_dealer", "LEFT_OF_LONER": "left_of_maker"}
 
 
-class EgnError(ValueError):
-    """The file as a whole cannot be read: not JSON, not EGN, or a broken ``metadata``."""
-
-
-class _DealError(Exception):
-    """One deal cannot be converted; ``where`` is ``"trick 2"``, ``"call 5 (W)"`` or ``""``."""
-
-    def __init__(self, where: str, problem: str) -> None:
-        super().__init__(problem)
-        self.where = where
-        self.problem = problem
-
-
 @dataclass(frozen=True)
 class EgnAnnotation:
     """A comment attached to a call or a card played.
@@ -120,8 +105,26 @@ class EgnDeal:
 
     number: int
     record: dict[str, Any] | None
-    error: str | None
+    error: EgnError | None
+    """Why there is no record; its ``where`` is the place in the deal (``trick 2``) or ``""``."""
     annotations: tuple[EgnAnnotation, ...] = ()
+
+    @property
+    def located_error(self) -> EgnError | None:
+        """The error with the deal in its ``where`` (``deal 3, trick 2``), for messages
+        about the whole file; ``None`` for a record."""
+        if self.error is None:
+            return None
+        where = f"deal {self.number}"
+        if self.error.where:
+            where += f", {self.error.where}"
+        return EgnError(where, self.error.problem)
+
+    @property
+    def message(self) -> str | None:
+        """The error naming the deal, ``deal 3, trick 2: …``; ``None`` for a record."""
+        located = self.located_error
+        return None if located is None else str(located)
 
 
 @dataclass(frozen=True)
@@ -153,23 +156,23 @@ def read_egn(source: str | bytes | dict[str, Any]) -> EgnMatch:
     notes: list[str] = []
     file_type = _get(data, "fileType", "file_type")
     if file_type is not None and file_type != "Euchre Game Notation":
-        raise EgnError(f"fileType: expected 'Euchre Game Notation', got {file_type!r}")
+        raise EgnError("fileType", f"expected 'Euchre Game Notation', got {file_type!r}")
     version = data.get("version")
     if version is not None and not str(version).startswith("1."):
         notes.append(f"version {version!r} is not a 1.x EGN version; read as 1.x")
     metadata = data.get("metadata", {})
     if not isinstance(metadata, dict):
-        raise EgnError("metadata: expected an object")
+        raise EgnError("metadata", "expected an object")
     metadata = cast(dict[str, Any], metadata)
     ruleset = metadata.get("ruleset", {})
     if ruleset is None:
         ruleset = {}
     if not isinstance(ruleset, dict):
-        raise EgnError("metadata.ruleset: expected an object")
+        raise EgnError("metadata.ruleset", "expected an object")
     rules, lone_lead = _rules(cast(dict[str, Any], ruleset), notes)
     deals_value = data.get("deals")
     if not isinstance(deals_value, list):
-        raise EgnError("deals: expected a list of deals")
+        raise EgnError("deals", "expected a list of deals")
     context = _Context(rules=rules, lone_lead=lone_lead, notes=notes)
     deals = tuple(_deal(raw, n, context) for n, raw in enumerate(deals_value))
     return EgnMatch(
@@ -195,7 +198,7 @@ def load_egn(
     out: list[tuple[int, HandRecord | None, str | None]] = []
     for deal in read_egn(source).deals:
         if deal.record is None:
-            out.append((deal.number, None, deal.error))
+            out.append((deal.number, None, deal.message))
             continue
         try:
             out.append((deal.number, parse_record(deal.record), None))
@@ -206,10 +209,9 @@ def load_egn(
 
 def _trick_of(error: RecordError, deal: EgnDeal) -> str:
     """`` (trick 2, card 4)`` for an error about ``play[7]``: EGN readers think in tricks."""
-    field = error.field
-    if deal.record is None or not (field.startswith("play[") and field.endswith("]")):
+    k = played_at(error)
+    if deal.record is None or k is None:
         return ""
-    k = int(field[5:-1])
     auction = cast(list[dict[str, Any]], deal.record["auction"])
     active = (
         4 - any(c.get("alone") for c in auction) - any(c["call"] == "defend_alone" for c in auction)
@@ -224,13 +226,13 @@ def _load_json(source: str | bytes | dict[str, Any]) -> dict[str, Any]:
         try:
             source = source.decode("utf-8-sig")
         except UnicodeDecodeError as error:
-            raise EgnError(f"not UTF-8 text: {error}") from None
+            raise EgnError("", f"not UTF-8 text: {error}") from None
     try:
         data = json.loads(source.lstrip("\ufeff"))
     except json.JSONDecodeError as error:
-        raise EgnError(f"not valid JSON: {error.msg} (line {error.lineno})") from None
+        raise EgnError("", f"not valid JSON: {error.msg} (line {error.lineno})") from None
     if not isinstance(data, dict):
-        raise EgnError("an EGN file is a JSON object")
+        raise EgnError("", "an EGN file is a JSON object")
     return cast(dict[str, Any], data)
 
 
@@ -252,7 +254,7 @@ def _players(value: object, notes: list[str]) -> tuple[str, ...]:
         notes.append("metadata.players is missing")
         return ("", "", "", "")
     if not isinstance(value, list) or len(value) != 4:
-        raise EgnError("metadata.players: expected the four players, seat 0 (N) first")
+        raise EgnError("metadata.players", "expected the four players, seat 0 (N) first")
     names: list[str] = []
     for i, player in enumerate(value):
         if isinstance(player, dict) and isinstance(player.get("name"), str):
@@ -260,7 +262,7 @@ def _players(value: object, notes: list[str]) -> tuple[str, ...]:
         elif isinstance(player, str):
             names.append(player)
         else:
-            raise EgnError(f"metadata.players[{i}]: expected a name or a player object")
+            raise EgnError(f"metadata.players[{i}]", "expected a name or a player object")
     return tuple(names)
 
 
@@ -273,7 +275,7 @@ def _score(value: object) -> tuple[int, int]:
         and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
     ):
         return (cast(int, value[0]), cast(int, value[1]))
-    raise EgnError(f"metadata.initialScore: expected [NS score, EW score], got {value!r}")
+    raise EgnError("metadata.initialScore", f"expected [NS score, EW score], got {value!r}")
 
 
 # -- the ruleset ------------------------------------------------------------------------------
@@ -319,7 +321,7 @@ def _rules(ruleset: dict[str, Any], notes: list[str]) -> tuple[dict[str, Any], s
         elif key == "loner_lead":
             if value not in _LONE_LEADS:
                 raise EgnError(
-                    f"{field}: expected 'LEFT_OF_DEALER' or 'LEFT_OF_LONER', got {value!r}"
+                    field, f"expected 'LEFT_OF_DEALER' or 'LEFT_OF_LONER', got {value!r}"
                 )
             rules["lone_lead"] = _LONE_LEADS[value]
         elif key in _SCORE_OPTIONS:
@@ -341,7 +343,7 @@ def _rules(ruleset: dict[str, Any], notes: list[str]) -> tuple[dict[str, Any], s
                 notes.append(f"{field} is {value}: only the 24-card deck (9 up) is supported")
         elif key == "num_players":
             if _int(field, value) != 4:
-                raise EgnError(f"{field}: only four players (seats N, E, S, W) are supported")
+                raise EgnError(field, "only four players (seats N, E, S, W) are supported")
         elif key in _UNSUPPORTED:
             if _bool(field, value):
                 notes.append(f"{field}: {_UNSUPPORTED[key]}")
@@ -355,13 +357,13 @@ def _rules(ruleset: dict[str, Any], notes: list[str]) -> tuple[dict[str, Any], s
 def _bool(field: str, value: object) -> bool:
     if isinstance(value, bool):
         return value
-    raise EgnError(f"{field}: expected true or false, got {value!r}")
+    raise EgnError(field, f"expected true or false, got {value!r}")
 
 
 def _int(field: str, value: object) -> int:
     if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
         return value
-    raise EgnError(f"{field}: expected a whole number, got {value!r}")
+    raise EgnError(field, f"expected a whole number, got {value!r}")
 
 
 # -- cards ------------------------------------------------------------------------------------
@@ -373,32 +375,32 @@ def _card(value: object, where: str, strain: Strain | None = None) -> Card | Non
     ``N`` is the nine; ``R`` and ``L`` are the bowers of ``strain``.
     """
     if not isinstance(value, str):
-        raise _DealError(where, f"expected a card such as 'Jd', got {value!r}")
+        raise EgnError(where, f"expected a card such as 'Jd', got {value!r}")
     text = value.strip()
     if text in ("", UNKNOWN):
         return None
     if text in ("R", "L"):
         if not isinstance(strain, Suit):
-            raise _DealError(where, f"{text!r} is a bower, but there is no trump suit")
+            raise EgnError(where, f"{text!r} is a bower, but there is no trump suit")
         return parse_card("J" + (strain if text == "R" else strain.same_colour).value)
     if text == "B":
-        raise _DealError(where, "the Joker ('B') is not supported")
+        raise EgnError(where, "the Joker ('B') is not supported")
     if len(text) == 2:
         rank, suit = text[0], text[1]
         if rank in "Xx" or suit in "Xx":
             return None
         if suit in "tng":
-            raise _DealError(
+            raise EgnError(
                 where, f"{text!r} uses a generic suit (t, n, g); only real suits are supported"
             )
         if rank in "78":
-            raise _DealError(where, f"{text!r} is not in the 24-card deck (9 up)")
+            raise EgnError(where, f"{text!r} is not in the 24-card deck (9 up)")
         if rank in "Nn":
             text = "9" + suit
     try:
         return parse_card(text)
     except CardError:
-        raise _DealError(
+        raise EgnError(
             where, f"unknown card {value!r} (expected a rank 9/N T J Q K A and a suit s h d c)"
         ) from None
 
@@ -427,9 +429,8 @@ class _Bidding:
 def _deal(raw: object, n: int, context: _Context) -> EgnDeal:
     try:
         record, annotations = _convert(raw, n, context)
-    except _DealError as error:
-        where = f", {error.where}" if error.where else ""
-        return EgnDeal(number=n, record=None, error=f"deal {n}{where}: {error.problem}")
+    except EgnError as error:
+        return EgnDeal(number=n, record=None, error=error)
     return EgnDeal(number=n, record=record, error=None, annotations=annotations)
 
 
@@ -437,11 +438,11 @@ def _convert(
     raw: object, n: int, context: _Context
 ) -> tuple[dict[str, Any], tuple[EgnAnnotation, ...]]:
     if isinstance(raw, str):
-        raise _DealError(
+        raise EgnError(
             "", "a condensed (bit-packed) deal; expand the file first (egn-convert --expanded)"
         )
     if not isinstance(raw, dict):
-        raise _DealError("", f"expected a deal object, got {type(raw).__name__}")
+        raise EgnError("", f"expected a deal object, got {type(raw).__name__}")
     deal = cast(dict[str, Any], raw)
     number = deal.get("dealNumber")
     if number != n:
@@ -454,7 +455,7 @@ def _convert(
 
     state = _get(deal, "initialState", "initial_state")
     if not isinstance(state, dict):
-        raise _DealError("", "initialState is missing")
+        raise EgnError("", "initialState is missing")
     state = cast(dict[str, Any], state)
     dealer_index = state.get("dealer")
     if (
@@ -462,11 +463,11 @@ def _convert(
         or isinstance(dealer_index, bool)
         or not (0 <= dealer_index <= 3)
     ):
-        raise _DealError("", f"initialState.dealer: expected a seat 0-3, got {dealer_index!r}")
+        raise EgnError("", f"initialState.dealer: expected a seat 0-3, got {dealer_index!r}")
     dealer = _SEATS[dealer_index]
     upcard = _card(_get(state, "upCard", "up_card"), "initialState.upCard")
     if upcard is None:
-        raise _DealError("", "initialState.upCard: the upcard must be known")
+        raise EgnError("", "initialState.upCard: the upcard must be known")
 
     bidding_phase, play_phase = _phases(deal)
     bidding = _bidding(bidding_phase, play_phase, dealer, upcard)
@@ -474,7 +475,7 @@ def _convert(
 
     tricks = _tricks(play_phase, strain)
     if tricks and not bidding.complete:
-        raise _DealError("", "tricks are recorded, but the bidding does not make trump")
+        raise EgnError("", "tricks are recorded, but the bidding does not make trump")
     guess = _settle_sit_outs(bidding, tricks, n, context)
     if not guess:
         return _build(state, dealer, upcard, bidding, tricks, bidding_phase, play_phase, n, context)
@@ -490,12 +491,12 @@ def _convert(
             record, annotations = _build(
                 state, dealer, upcard, trial, tricks, bidding_phase, play_phase, n, scratch
             )
-        except _DealError:
+        except EgnError:
             continue
         if not _evident_renege(record["play"], trial, dealer, context.lone_lead):
             fits.append((seat, record, annotations, scratch.notes))
     if len(fits) != 1:
-        raise _DealError(
+        raise EgnError(
             "trick 1",
             "2 cards a trick: a lone maker against a lone defender, but aloneDefender is "
             f"missing and the play does not show whether {candidates[0]} or {candidates[1]} "
@@ -527,9 +528,9 @@ def _build(
     initial_lead = _get(play_phase or {}, "initialLead", "initial_lead")
     if initial_lead is not None:
         if not isinstance(initial_lead, int) or not 0 <= initial_lead <= 3:
-            raise _DealError("", f"initialLead: expected a seat 0-3, got {initial_lead!r}")
+            raise EgnError("", f"initialLead: expected a seat 0-3, got {initial_lead!r}")
         if _SEATS[initial_lead] is not lead:
-            raise _DealError(
+            raise EgnError(
                 "",
                 f"initialLead is {initial_lead} ({_SEATS[initial_lead]}), but under the ruleset "
                 f"{lead} ({lead.number}) leads the first trick",
@@ -543,9 +544,7 @@ def _build(
     discard = _card(discard_text, "discard", strain) if discard_text is not None else None
     if discard is not None and not picked_up:
         why = "the dealer sat out" if bidding.ordered_up else "no one ordered it up"
-        raise _DealError(
-            "", f"discard {discard} is given, but the upcard was not picked up ({why})"
-        )
+        raise EgnError("", f"discard {discard} is given, but the upcard was not picked up ({why})")
     _check_cards(plays, given, upcard, dealer, picked_up, discard, kitty, bidding)
     discard_out = _discard(plays, given, upcard, dealer, picked_up, discard, n, context)
 
@@ -577,28 +576,28 @@ def _phases(deal: dict[str, Any]) -> tuple[dict[str, Any] | None, dict[str, Any]
     if phases is None:
         phases = []
     if not isinstance(phases, list):
-        raise _DealError("", "phases: expected a list")
+        raise EgnError("", "phases: expected a list")
     bidding: dict[str, Any] | None = None
     play: dict[str, Any] | None = None
     for i, phase in enumerate(phases):
         if not isinstance(phase, dict):
-            raise _DealError("", f"phases[{i}]: expected an object")
+            raise EgnError("", f"phases[{i}]: expected an object")
         phase = cast(dict[str, Any], phase)
         kind = phase.get("type")
         if kind == "EUCHRE_BIDDING":
             if bidding is not None:
-                raise _DealError("", "two EUCHRE_BIDDING phases")
+                raise EgnError("", "two EUCHRE_BIDDING phases")
             bidding = phase
         elif kind in _PLAY_TYPES:
             if play is not None:
-                raise _DealError("", "two TRICK_PLAY phases")
+                raise EgnError("", "two TRICK_PLAY phases")
             play = phase
         else:
-            raise _DealError("", f"phases[{i}]: unknown phase type {kind!r}")
+            raise EgnError("", f"phases[{i}]: unknown phase type {kind!r}")
     if play is not None and bidding is None:
-        raise _DealError("", "a TRICK_PLAY phase without a EUCHRE_BIDDING phase")
+        raise EgnError("", "a TRICK_PLAY phase without a EUCHRE_BIDDING phase")
     if bidding is not None and _get(bidding, "cardExchanges", "card_exchanges"):
-        raise _DealError("", "cardExchanges (partner's best, going under) are not supported")
+        raise EgnError("", "cardExchanges (partner's best, going under) are not supported")
     return bidding, play
 
 
@@ -609,7 +608,7 @@ def _flag(phase: dict[str, Any] | None, field: str) -> bool:
     if value is None:
         return False
     if not isinstance(value, bool):
-        raise _DealError("", f"{field}.isAlone: expected true or false, got {value!r}")
+        raise EgnError("", f"{field}.isAlone: expected true or false, got {value!r}")
     return value
 
 
@@ -619,9 +618,9 @@ def _bidding(
     """The auction as record calls. The alone flags are settled later, with the tricks."""
     calls = phase.get("calls", []) if phase is not None else []
     if not isinstance(calls, list):
-        raise _DealError("", "calls: expected a list")
+        raise EgnError("", "calls: expected a list")
     if len(calls) > 8:
-        raise _DealError("", f"{len(calls)} calls: an auction has at most 8")
+        raise EgnError("", f"{len(calls)} calls: an auction has at most 8")
     alone = _flag(phase, "EUCHRE_BIDDING") or _flag(play, "TRICK_PLAY")
     auction: list[dict[str, Any]] = []
     strain: Strain | None = None
@@ -631,9 +630,9 @@ def _bidding(
     for i, call in enumerate(calls):
         where = f"call {i + 1} ({seat})"
         if maker is not None:
-            raise _DealError(where, f"{call!r} comes after {maker} made trump")
+            raise EgnError(where, f"{call!r} comes after {maker} made trump")
         if not isinstance(call, str):
-            raise _DealError(where, f"expected a call such as 'Pass', got {call!r}")
+            raise EgnError(where, f"expected a call such as 'Pass', got {call!r}")
         word = call.strip().lower()
         first_round = i < 4
         if word == "pass":
@@ -651,25 +650,21 @@ def _bidding(
             strain, maker = NT, seat
             auction.append({"seat": seat.value, "call": "name", "suit": NT, "alone": alone})
         elif word == "x":
-            raise _DealError(where, "the call is unknown ('x'), so the trump suit is not known")
+            raise EgnError(where, "the call is unknown ('x'), so the trump suit is not known")
         elif first_round and word in ("s", "h", "d", "c", "n"):
-            raise _DealError(
+            raise EgnError(
                 where, f"{call!r} names a suit in the first round; expected 'Order' or 'Pass'"
             )
         elif not first_round and word in (*_ORDER_CALLS, "alone"):
-            raise _DealError(
-                where, f"{call!r} in the second round; expected a suit letter or 'Pass'"
-            )
+            raise EgnError(where, f"{call!r} in the second round; expected a suit letter or 'Pass'")
         else:
-            raise _DealError(
-                where, f"unknown call {call!r} (expected Pass, Order, s, h, d, c or n)"
-            )
+            raise EgnError(where, f"unknown call {call!r} (expected Pass, Order, s, h, d, c or n)")
         seat = seat.next
     defender: Seat | None = None
     raw_defender = _get(phase, "aloneDefender", "alone_defender") if phase is not None else None
     if raw_defender is not None and raw_defender != -1:
         if not isinstance(raw_defender, int) or not 0 <= raw_defender <= 3:
-            raise _DealError("", f"aloneDefender: expected a seat 0-3 or -1, got {raw_defender!r}")
+            raise EgnError("", f"aloneDefender: expected a seat 0-3 or -1, got {raw_defender!r}")
         defender = _SEATS[raw_defender]
     complete = maker is not None
     return _Bidding(auction, strain, maker, alone and complete, defender, ordered_up, complete)
@@ -680,19 +675,19 @@ def _tricks(play: dict[str, Any] | None, strain: Strain | None) -> list[list[Car
         return []
     tricks = play.get("tricks", [])
     if not isinstance(tricks, list):
-        raise _DealError("", "tricks: expected a list of tricks")
+        raise EgnError("", "tricks: expected a list of tricks")
     if len(tricks) > 5:
-        raise _DealError("", f"{len(tricks)} tricks: a hand has five")
+        raise EgnError("", f"{len(tricks)} tricks: a hand has five")
     out: list[list[Card]] = []
     for t, trick in enumerate(tricks):
         where = f"trick {t + 1}"
         if not isinstance(trick, list):
-            raise _DealError(where, "expected a list of cards")
+            raise EgnError(where, "expected a list of cards")
         cards: list[Card] = []
         for i, text in enumerate(trick):
             card = _card(text, where, strain)
             if card is None:
-                raise _DealError(
+                raise EgnError(
                     where, f"card {i + 1} is unknown ({text!r}); played cards must be known"
                 )
             cards.append(card)
@@ -711,15 +706,15 @@ def _settle_sit_outs(
     maker = bidding.maker
     if maker is None:
         if bidding.defender is not None:
-            raise _DealError("", "aloneDefender is set, but no one made trump")
+            raise EgnError("", "aloneDefender is set, but no one made trump")
         return False
     if bidding.defender is not None:
         if bidding.defender in (maker, maker.partner):
-            raise _DealError(
+            raise EgnError(
                 "", f"aloneDefender is {bidding.defender.number} ({bidding.defender}), a maker"
             )
         if not bidding.alone:
-            raise _DealError("", "aloneDefender is set, but the maker did not go alone")
+            raise EgnError("", "aloneDefender is set, but the maker did not go alone")
     expected = 4 - bidding.alone - (bidding.defender is not None)
     guess = False
     if tricks:
@@ -727,7 +722,7 @@ def _settle_sit_outs(
         size = len(tricks[0]) if len(tricks) > 1 else max(len(tricks[0]), expected)
         for t, trick in enumerate(tricks):
             if len(trick) > size or (len(trick) < size and t < len(tricks) - 1):
-                raise _DealError(
+                raise EgnError(
                     f"trick {t + 1}", f"{len(trick)} cards, but trick 1 has {size}: {_join(trick)}"
                 )
         if size == 3 and expected == 4:
@@ -739,7 +734,7 @@ def _settle_sit_outs(
             bidding.alone = guess = True
         elif size != expected:
             seats = {4: "all four seats", 3: "a lone maker", 2: "a lone maker and a lone defender"}
-            raise _DealError(
+            raise EgnError(
                 "trick 1", f"{size} cards, but the bidding has {seats[expected]} ({expected} cards)"
             )
     for call in bidding.auction:
@@ -823,24 +818,22 @@ def _player_cards(state: dict[str, Any], strain: Strain | None) -> dict[Seat, li
     if value is None:
         return {}
     if not isinstance(value, list) or len(value) > 4:
-        raise _DealError("", "playerCards: expected a list of four hands")
+        raise EgnError("", "playerCards: expected a list of four hands")
     given: dict[Seat, list[Card | None]] = {}
     seen: dict[Card, Seat] = {}
     for i, hand in enumerate(value):
         seat = _SEATS[i]
         if not isinstance(hand, list):
-            raise _DealError("", f"playerCards[{i}]: expected a list of cards")
+            raise EgnError("", f"playerCards[{i}]: expected a list of cards")
         if not hand:
             continue
         cards = [_card(c, f"playerCards[{i}]", strain) for c in hand]
         known = [c for c in cards if c is not None]
         if len(cards) > 6 or len(known) > 6:
-            raise _DealError("", f"playerCards[{i}]: {len(cards)} cards for {seat}")
+            raise EgnError("", f"playerCards[{i}]: {len(cards)} cards for {seat}")
         for card in known:
             if card in seen:
-                raise _DealError(
-                    "", f"playerCards: {card} is given to both {seen[card]} and {seat}"
-                )
+                raise EgnError("", f"playerCards: {card} is given to both {seen[card]} and {seat}")
             seen[card] = seat
         given[seat] = cards
     return given
@@ -851,7 +844,7 @@ def _kitty(state: dict[str, Any], strain: Strain | None) -> list[Card | None]:
     if value is None:
         return [None, None, None]
     if not isinstance(value, list) or len(value) != 3:
-        raise _DealError("", f"initialState.kitty: expected three cards, got {value!r}")
+        raise EgnError("", f"initialState.kitty: expected three cards, got {value!r}")
     return [_card(c, "initialState.kitty", strain) for c in value]
 
 
@@ -878,29 +871,29 @@ def _check_cards(
         where = f"trick {t}"
         if card in played_at:
             t0, s0 = played_at[card]
-            raise _DealError(where, f"{seat} plays {card}, already played by {s0} in trick {t0}")
+            raise EgnError(where, f"{seat} plays {card}, already played by {s0} in trick {t0}")
         played_at[card] = (t, seat)
         if card == upcard and not (picked_up and seat is dealer):
             if picked_up:
-                raise _DealError(
+                raise EgnError(
                     where, f"{seat} plays {card}, the upcard, which the dealer ({dealer}) picked up"
                 )
             why = "the dealer sat out" if bidding.ordered_up else "it was turned down"
-            raise _DealError(where, f"{seat} plays {card}, the upcard, which stayed down ({why})")
+            raise EgnError(where, f"{seat} plays {card}, the upcard, which stayed down ({why})")
         if card == discard:
-            raise _DealError(where, f"{seat} plays {card}, which the dealer ({dealer}) discarded")
+            raise EgnError(where, f"{seat} plays {card}, which the dealer ({dealer}) discarded")
         if card in kitty:
-            raise _DealError(where, f"{seat} plays {card}, which is in the kitty")
+            raise EgnError(where, f"{seat} plays {card}, which is in the kitty")
         for other, other_hand in given.items():
             if other is not seat and card in other_hand:
-                raise _DealError(where, f"{seat} plays {card}, which playerCards gives to {other}")
+                raise EgnError(where, f"{seat} plays {card}, which playerCards gives to {other}")
         hand = given.get(seat)
         took_upcard = seat is dealer and picked_up and card == upcard
         if hand is not None and card not in hand and not took_upcard:
             room[seat] -= 1
             if room[seat] < 0:
                 known = _join([c for c in hand if c is not None])
-                raise _DealError(
+                raise EgnError(
                     where, f"{seat} plays {card}, which is not in its hand in playerCards ({known})"
                 )
 
@@ -923,7 +916,7 @@ def _discard(
     if discard is not None:
         if discard == upcard or not finished or upcard in dealer_cards:
             return discard
-        raise _DealError(
+        raise EgnError(
             "",
             f"the dealer ({dealer}) picked up {upcard} and discarded {discard}, "
             f"but never plays {upcard}",
@@ -964,7 +957,7 @@ def _hands(
             cards.append(discard)
         if len(cards) > 5:
             what = "was dealt" if not took_upcard else "was dealt (besides the upcard)"
-            raise _DealError("", f"{seat} {what} {len(cards)} cards: {_join(cards)}")
+            raise EgnError("", f"{seat} {what} {len(cards)} cards: {_join(cards)}")
         padded: list[Card | None] = [*cards, *[None] * (5 - len(cards))]
         hands[seat.value] = [format_card(c) for c in sort_cards(padded)]
     return hands
@@ -1029,10 +1022,6 @@ def _annotation(kind: Literal["call", "play"], index: int, text: str) -> EgnAnno
 # -- writing ----------------------------------------------------------------------------------
 
 
-class EgnWriteError(ValueError):
-    """A record EGN cannot express (a farmer's hand swap, say); the message says which."""
-
-
 EGN_VERSION = "1.4"
 
 _CALL_WORDS = {"pass": "Pass", "order_up": "Order"}
@@ -1071,12 +1060,12 @@ def write_egn(
     """
     parsed = [r if isinstance(r, HandRecord) else parse_record(r) for r in records]
     if len(players) != 4:
-        raise EgnWriteError("players: expected four names, North first")
+        raise EgnWriteError("players", "expected four names, North first")
     rules = parsed[0].rules if parsed else Rules()
     deals = []
     for i, record in enumerate(parsed):
         if record.rules != rules:
-            raise EgnWriteError(f"deal {i}: its rules differ from the first deal's")
+            raise EgnWriteError(f"deal {i}", "its rules differ from the first deal's")
         notes = annotations[i] if i < len(annotations) else ()
         deals.append(_write_deal(i, record, notes))
     return {
@@ -1122,7 +1111,7 @@ def _egn_card(card: Card | None) -> str:
 
 def _write_deal(n: int, record: HandRecord, notes: Sequence[EgnAnnotation]) -> dict[str, Any]:
     if record.farmer is not None:
-        raise EgnWriteError(f"deal {n}: farmer: EGN cannot record a farmer's hand")
+        raise EgnWriteError(f"deal {n}: farmer", "EGN cannot record a farmer's hand")
     calls: list[str] = []
     alone = False
     defender: Seat | None = None
@@ -1149,7 +1138,7 @@ def _write_deal(n: int, record: HandRecord, notes: Sequence[EgnAnnotation]) -> d
     ):
         # EGN's dealer never picks up while sitting out, so its readers would reject the deal.
         raise EgnWriteError(
-            f"deal {n}: discard: EGN cannot record a dealer who picks up while sitting out"
+            f"deal {n}: discard", "EGN cannot record a dealer who picks up while sitting out"
         )
     bidding: dict[str, Any] = {
         "phaseNumber": 0,
@@ -1160,7 +1149,7 @@ def _write_deal(n: int, record: HandRecord, notes: Sequence[EgnAnnotation]) -> d
     if defender is not None:
         if not alone:
             raise EgnWriteError(
-                f"deal {n}: auction: EGN records a lone defender only against a lone maker"
+                f"deal {n}: auction", "EGN records a lone defender only against a lone maker"
             )
         bidding["aloneDefender"] = _SEATS.index(defender)
     if record.discard is not None:

@@ -15,18 +15,15 @@ import random
 from dataclasses import dataclass, field
 
 from .cards import ALL_CARDS, Card, Seat, Team
+from .errors import IllegalActionError
 from .hand import HandState
 from .rules import Rules
 from .scoring import HandResult
 
-__all__ = ["PACKETS", "Deal", "Game", "GameError", "deal"]
+__all__ = ["PACKETS", "Deal", "Game", "deal"]
 
 PACKETS = ((3, 2, 3, 2), (2, 3, 2, 3))
 """Cards given to each seat, starting left of the dealer, in the two rounds of the deal."""
-
-
-class GameError(ValueError):
-    """A game used out of order (a hand started before the last one ended, …)."""
 
 
 @dataclass(frozen=True)
@@ -83,9 +80,9 @@ class Game:
     def new_hand(self) -> HandState:
         """Deal the next hand (the dealer is the one after the last hand's)."""
         if self.is_over:
-            raise GameError("the game is over")
+            raise IllegalActionError("the game is over")
         if self.hand is not None and not self._scored:
-            raise GameError("the current hand is not finished and recorded")
+            raise IllegalActionError("the current hand is not finished and recorded")
         if self.hand is not None:
             self.dealer = self.dealer.next
         dealt = deal(self._rng, self.dealer)
@@ -96,7 +93,7 @@ class Game:
     def record(self) -> HandResult:
         """Score the finished current hand into the game (once) and return its result."""
         if self.hand is None or not self.hand.is_terminal:
-            raise GameError("the current hand is not finished")
+            raise IllegalActionError("the current hand is not finished")
         if not self._scored:
             result = self.hand.result()
             assert result.points is not None

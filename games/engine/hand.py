@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from .cards import ALL_CARDS, Card, Rank, Seat, Suit, Team, effective_suit, power
+from .errors import IllegalActionError
 from .rules import Rules
 from .scoring import HandResult, score_hand
 
@@ -31,7 +32,6 @@ __all__ = [
     "FarmerRedeal",
     "FarmerSwap",
     "HandState",
-    "IllegalAction",
     "Phase",
     "Play",
     "Strain",
@@ -40,10 +40,6 @@ __all__ = [
 NT: Literal["NT"] = "NT"
 Strain = Suit | Literal["NT"]
 CallKind = Literal["pass", "order_up", "name", "defend_alone"]
-
-
-class IllegalAction(ValueError):
-    """An action the rules do not allow here; the message says why."""
 
 
 class Phase(enum.Enum):
@@ -199,6 +195,65 @@ class HandState:
         other._queue = list(self._queue)
         return other
 
+    def seen_by(self, seat: Seat) -> HandState:
+        """What ``seat`` knows of this hand, as a state of its own (OpenSpiel's information
+        state): the same deal and actions, with every card ``seat`` has not seen unknown.
+
+        ``seat`` sees its own dealt cards, the upcard and every public action: the calls,
+        the declines to defend alone, the cards played, a farmer's hand shown and swapped.
+        It does not see the other hands, the kitty (unless it took the kitty as the farmer)
+        or the dealer's discard (unless it is the dealer). A seat's silent decline of a
+        farmer's hand is not seen either, so the state does not ask it. Cards played fill
+        the unknown places as the state replays them.
+
+        >>> from games.engine.game import Game
+        >>> state = Game(Rules(), seed=3).new_hand()
+        >>> seen = state.seen_by(Seat.N)
+        >>> seen.hands[Seat.N] == state.hands[Seat.N], seen.hands[Seat.E], seen.kitty
+        (True, [None, None, None, None, None], [None, None, None])
+        """
+        shown: list[Card] = []
+        if isinstance(self.farmer, FarmerSwap):
+            shown = list(self.farmer.cards)
+        elif isinstance(self.farmer, FarmerRedeal) and self.farmer_seat is not None:
+            shown = self._farmer_cards(self.farmer_seat)
+        hands: dict[Seat, list[Card | None]] = {}
+        for other in Seat:
+            if other is seat:
+                hands[other] = list(self.dealt[other])
+            elif other is self.farmer_seat:
+                hands[other] = [*shown, *[None] * (5 - len(shown))]
+            else:
+                hands[other] = [None] * 5
+        took_kitty = seat is self.farmer_seat and isinstance(self.farmer, FarmerSwap)
+        kitty: list[Card | None] = list(self.dealt_kitty) if took_kitty else [None, None, None]
+        seen = HandState(self.rules, self.dealer, hands, self.upcard, kitty)
+        for (actor, action), phase in zip(self.history, self.history_phases, strict=True):
+            if phase is Phase.FARMER and (
+                seen.phase is not Phase.FARMER or seen.current_seat is not actor
+            ):
+                continue  # a seat that could have declared a farmer's hand and silently did not
+            if isinstance(action, Discard) and actor is not seat:
+                action = Discard(None)
+            elif isinstance(action, Play) and actor is self.dealer is not seat:
+                seen._reveal_discarded_upcard(action.card)
+            seen.apply(action)
+        return seen
+
+    def _reveal_discarded_upcard(self, card: Card) -> None:
+        """Before the dealer plays ``card`` in a state that does not know its discard: a
+        play that cannot be made holding the upcard (it shows out of the upcard's suit, or
+        it is a sixth card) shows that the upcard was the discard."""
+        hand = self.hands[self.dealer]
+        if self.upcard not in hand or card in hand:
+            return
+        led = self.tricks[-1].led
+        upcard_suit = effective_suit(self.upcard, self.trump)
+        shows_out = led is upcard_suit and effective_suit(card, self.trump) is not led
+        if shows_out or None not in hand:
+            hand[hand.index(self.upcard)] = None
+            self.discard = self.upcard
+
     # -- queries ---------------------------------------------------------------------------
 
     @property
@@ -320,9 +375,9 @@ class HandState:
     # -- actions ---------------------------------------------------------------------------
 
     def apply(self, action: Action) -> None:
-        """Carry out ``action`` for the current seat, or raise :class:`IllegalAction`."""
+        """Carry out ``action`` for the current seat, or raise :class:`IllegalActionError`."""
         if self.phase is Phase.DONE or self.current_seat is None:
-            raise IllegalAction("the hand is over")
+            raise IllegalActionError("the hand is over")
         seat = self.current_seat
         phase = self.phase
         self._dispatch(seat, action)
@@ -334,19 +389,19 @@ class HandState:
             self._apply_farmer(seat, action)
         elif self.phase is Phase.AUCTION:
             if not isinstance(action, Call):
-                raise IllegalAction(f"it is {seat}'s turn to bid")
+                raise IllegalActionError(f"it is {seat}'s turn to bid")
             self._apply_call(seat, action)
         elif self.phase is Phase.DEFEND:
             if not isinstance(action, Call) or action.kind not in ("pass", "defend_alone"):
-                raise IllegalAction(f"{seat} may defend alone or pass")
+                raise IllegalActionError(f"{seat} may defend alone or pass")
             self._apply_defend(seat, action)
         elif self.phase is Phase.DISCARD:
             if not isinstance(action, Discard):
-                raise IllegalAction(f"the dealer ({seat}) must discard")
+                raise IllegalActionError(f"the dealer ({seat}) must discard")
             self._apply_discard(seat, action)
         else:
             if not isinstance(action, Play):
-                raise IllegalAction(f"it is {seat}'s turn to play a card")
+                raise IllegalActionError(f"it is {seat}'s turn to play a card")
             self._apply_play(seat, action.card)
 
     def _apply_farmer(self, seat: Seat, action: Action) -> None:
@@ -354,7 +409,7 @@ class HandState:
             self._after_farmer()
             return
         if action not in self._farmer_options(seat):
-            raise IllegalAction(f"{seat} cannot declare a farmer's hand with {action}")
+            raise IllegalActionError(f"{seat} cannot declare a farmer's hand with {action}")
         self.farmer_seat = seat
         if isinstance(action, FarmerRedeal):
             self.farmer = action
@@ -379,36 +434,38 @@ class HandState:
     def _check_call(self, seat: Seat, call: Call) -> None:
         if call.kind == "pass":
             if self.stuck:
-                raise IllegalAction("the dealer is stuck and must name a suit (stick the dealer)")
+                raise IllegalActionError(
+                    "the dealer is stuck and must name a suit (stick the dealer)"
+                )
             return
         if call.kind == "defend_alone":
-            raise IllegalAction("defending alone is declared only after trump is made")
+            raise IllegalActionError("defending alone is declared only after trump is made")
         if self.round == 1:
             if call.kind != "order_up":
-                raise IllegalAction(
+                raise IllegalActionError(
                     f"a suit is named only in the second round; in the first round {seat} "
                     f"may order up {self.upcard.suit.plural} or pass"
                 )
             if call.suit is not None and call.suit != self.upcard.suit:
-                raise IllegalAction(
+                raise IllegalActionError(
                     f"ordering up makes the upcard's suit ({self.upcard.suit.plural}) trump, "
                     f"not {_word(call.suit)}"
                 )
             if self.rules.canadian_loner and seat is self.dealer.partner and not call.alone:
-                raise IllegalAction(
+                raise IllegalActionError(
                     "the dealer's partner may order up only by going alone (Canadian loner)"
                 )
             return
         if call.kind != "name":
-            raise IllegalAction(
+            raise IllegalActionError(
                 "the upcard was turned down: in the second round a suit is named, not ordered up"
             )
         if call.suit is None:
-            raise IllegalAction("a named call must give its suit")
+            raise IllegalActionError("a named call must give its suit")
         if call.suit == NT and not self.rules.no_trump:
-            raise IllegalAction("no-trump is not allowed by these rules")
+            raise IllegalActionError("no-trump is not allowed by these rules")
         if call.suit == self.upcard.suit:
-            raise IllegalAction(
+            raise IllegalActionError(
                 f"{self.upcard.suit.plural} was turned down and cannot be named this hand"
             )
 
@@ -462,7 +519,7 @@ class HandState:
             hand.remove(card)
             return
         if card in self.known or None not in hand:
-            raise IllegalAction(f"{seat} does not hold {card}" + self._where(card, verb))
+            raise IllegalActionError(f"{seat} does not hold {card}" + self._where(card, verb))
         hand.remove(None)
         self.known.add(card)
 
@@ -483,7 +540,7 @@ class HandState:
     def _apply_discard(self, seat: Seat, action: Discard) -> None:
         if action.card is None:
             if None not in self.hands[seat]:
-                raise IllegalAction(
+                raise IllegalActionError(
                     "the discard is unknown, but every card of the dealer's hand is known"
                 )
             self.hands[seat].remove(None)
@@ -514,7 +571,7 @@ class HandState:
             ]
             if led_cards:
                 held = " ".join(str(c) for c in led_cards)
-                raise IllegalAction(
+                raise IllegalActionError(
                     f"{seat} must follow {trick.led.plural} (holds {held}) but played {card}"
                 )
             if None in self.hands[seat]:
@@ -523,7 +580,7 @@ class HandState:
                     f"{trick.led.plural} is not known"
                 )
         if card not in self.hands[seat] and suit in self.shown_out[seat]:
-            raise IllegalAction(
+            raise IllegalActionError(
                 f"{seat} plays {card} but showed out of {suit.plural} earlier (a renege)"
             )
         self._take(seat, card, "play")

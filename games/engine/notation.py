@@ -147,7 +147,6 @@ from typing import Any, cast, get_args, get_type_hints
 
 from .cards import (
     UNKNOWN,
-    CardError,
     Seat,
     format_card,
     parse_card,
@@ -155,12 +154,12 @@ from .cards import (
     parse_seat,
     parse_suit,
 )
+from .errors import CardError, NotationError, RecordError, RuleError
 from .hand import Call, HandState, Phase
-from .record import FORMAT, HandRecord, RecordError, format_record, parse_record
-from .rules import PRESETS, Points, RuleError, Rules, format_rules, parse_rules
+from .record import FORMAT, HandRecord, parse_record, played_at
+from .rules import PRESETS, Points, Rules, format_rules, parse_rules
 
 __all__ = [
-    "NotationError",
     "format_notation",
     "format_notation_many",
     "parse_notation",
@@ -168,13 +167,9 @@ __all__ = [
 ]
 
 
-class NotationError(ValueError):
-    """Text that is not the notation. ``line`` is the line it concerns (from 1), if any."""
-
-    def __init__(self, line: int | None, problem: str) -> None:
-        self.line = line
-        self.problem = problem
-        super().__init__(f"line {line}: {problem}" if line is not None else problem)
+def _line(number: int | None) -> str:
+    """Where a problem of the text is: ``line 7`` (lines count from 1), ``""`` for the whole."""
+    return "" if number is None else f"line {number}"
 
 
 # -- the vocabulary ------------------------------------------------------------------------
@@ -291,11 +286,11 @@ def parse_notation(text: str) -> dict[str, Any]:
     >>> parse_notation('[Dealr "W"]')
     Traceback (most recent call last):
     ...
-    games.engine.notation.NotationError: line 1: unknown tag 'Dealr' (did you mean [Dealer]?)
+    games.engine.errors.NotationError: line 1: unknown tag 'Dealr' (did you mean [Dealer]?)
     """
     hands = _split(text)
     if not hands:
-        raise NotationError(None, "no hand: the text holds no tags")
+        raise NotationError(_line(None), "no hand: the text holds no tags")
     record = _read_hand(hands[0], many=False)
     if len(hands) > 1:
         second = hands[1]
@@ -306,7 +301,7 @@ def parse_notation(text: str) -> dict[str, Any]:
                 "a tag after the auction and play begins a second hand: put every tag "
                 "before the auction (or read several hands with parse_notation_many)"
             )
-        raise NotationError(second.first, problem)
+        raise NotationError(_line(second.first), problem)
     return record
 
 
@@ -352,14 +347,16 @@ def _split(text: str) -> list[_HandText]:
             current.tags.append(tag)
         elif current is None:
             raise NotationError(
-                number,
+                _line(number),
                 'expected the tags of a hand ([Dealer "N"], [North "…"], …) '
                 "before the auction and play",
             )
         elif _TRICK_LINE.fullmatch(content):
             current.tricks.append(line)
         elif current.tricks:
-            raise NotationError(number, "an auction line after the play: the auction comes first")
+            raise NotationError(
+                _line(number), "an auction line after the play: the auction comes first"
+            )
         else:
             current.calls.append(line)
     return hands
@@ -368,23 +365,27 @@ def _split(text: str) -> list[_HandText]:
 def _read_tag(line: _Line) -> _Tag:
     match = _TAG_LINE.fullmatch(line.text)
     if match is None:
-        raise NotationError(line.number, f'malformed tag {line.text!r}: expected [Name "value"]')
+        raise NotationError(
+            _line(line.number), f'malformed tag {line.text!r}: expected [Name "value"]'
+        )
     raw_name, raw_value = match.groups()
     name = _TAG_NAMES.get(_key(raw_name))
     if name is None:
         known = {n.lower(): n for n in _TAG_ORDER}
         close = difflib.get_close_matches(raw_name.lower(), known, n=1)
         hint = f" (did you mean [{known[close[0]]}]?)" if close else ""
-        raise NotationError(line.number, f"unknown tag {raw_name!r}{hint}")
+        raise NotationError(_line(line.number), f"unknown tag {raw_name!r}{hint}")
     if raw_value.startswith('"'):
         quoted = _QUOTED.fullmatch(raw_value)
         if quoted is None:
             raise NotationError(
-                line.number, f'[{name}]: malformed value {raw_value}: expected "value"'
+                _line(line.number), f'[{name}]: malformed value {raw_value}: expected "value"'
             )
         value = re.sub(r"\\(.)", lambda m: "\n" if m[1] == "n" else m[1], quoted[1])
     elif '"' in raw_value:
-        raise NotationError(line.number, f'[{name}]: malformed value {raw_value}: expected "value"')
+        raise NotationError(
+            _line(line.number), f'[{name}]: malformed value {raw_value}: expected "value"'
+        )
     else:
         value = raw_value
     return _Tag(line.number, name, value)
@@ -396,12 +397,13 @@ def _read_hand(hand: _HandText, *, many: bool) -> dict[str, Any]:
         if tag.name in seen:
             hint = "; begin each hand with a [Hand] tag" if many else ""
             raise NotationError(
-                tag.line, f"[{tag.name}] is given twice (also on line {seen[tag.name]}){hint}"
+                _line(tag.line),
+                f"[{tag.name}] is given twice (also on line {seen[tag.name]}){hint}",
             )
         seen[tag.name] = tag.line
     for name in _REQUIRED_TAGS:
         if name not in seen:
-            raise NotationError(hand.first, f"the hand beginning here has no [{name}] tag")
+            raise NotationError(_line(hand.first), f"the hand beginning here has no [{name}] tag")
     values = {tag.name: _read_value(tag) for tag in hand.tags}
 
     record: dict[str, Any] = {"format": FORMAT}
@@ -426,7 +428,7 @@ def _read_hand(hand: _HandText, *, many: bool) -> dict[str, Any]:
     record["discard"] = values.get("Discard")
     tricks = [_read_trick(line) for line in hand.tricks]
     if len(tricks) > 5:
-        raise NotationError(tricks[5].line, "a hand has only five tricks")
+        raise NotationError(_line(tricks[5].line), "a hand has only five tricks")
     record["play"] = [card for trick in tricks for card in trick.cards]
     _check_tricks(record, tricks)
     return record
@@ -445,7 +447,7 @@ def _read_value(tag: _Tag) -> Any:
         try:
             return parse_seat(tag.value).value
         except CardError as error:
-            raise NotationError(tag.line, f"[{name}]: {error}") from None
+            raise NotationError(_line(tag.line), f"[{name}]: {error.problem}") from None
     if name in _SEAT_TAGS:
         return _read_cards(tag)
     if name == "Upcard":
@@ -469,8 +471,10 @@ def _read_card(line: int, where: str, token: str, *, unknown_ok: bool = True) ->
         card = parse_card_or_unknown(token) if unknown_ok else parse_card(token)
     except CardError as error:
         if token.strip() == UNKNOWN:
-            raise NotationError(line, f"{where}: a card played must be known, not '??'") from None
-        raise NotationError(line, f"{where}: {error}") from None
+            raise NotationError(
+                _line(line), f"{where}: a card played must be known, not '??'"
+            ) from None
+        raise NotationError(_line(line), f"{where}: {error.problem}") from None
     return format_card(card)
 
 
@@ -481,7 +485,7 @@ def _read_cards(tag: _Tag) -> list[str]:
 def _read_one_card(tag: _Tag) -> str:
     tokens = _tokens(tag.value)
     if len(tokens) != 1:
-        raise NotationError(tag.line, f"[{tag.name}]: expected one card, got {tag.value!r}")
+        raise NotationError(_line(tag.line), f"[{tag.name}]: expected one card, got {tag.value!r}")
     return _read_card(tag.line, f"[{tag.name}]", tokens[0])
 
 
@@ -491,12 +495,12 @@ def _read_farmer(tag: _Tag) -> dict[str, Any]:
     try:
         seat = parse_seat(tokens[0] if tokens else "")
     except CardError:
-        raise NotationError(tag.line, f"[Farmer]: {shape}, got {tag.value!r}") from None
+        raise NotationError(_line(tag.line), f"[Farmer]: {shape}, got {tag.value!r}") from None
     rest = tokens[1:]
     if [t.lower() for t in rest] == ["redeal"]:
         return {"seat": seat.value, "redeal": True}
     if not rest:
-        raise NotationError(tag.line, f"[Farmer]: {shape}, got {tag.value!r}")
+        raise NotationError(_line(tag.line), f"[Farmer]: {shape}, got {tag.value!r}")
     return {"seat": seat.value, "cards": [_read_card(tag.line, "[Farmer]", t) for t in rest]}
 
 
@@ -506,13 +510,15 @@ def _read_rules_tag(tag: _Tag) -> dict[str, Any]:
         try:
             options = json.loads(value)  # text opening with "{" is an object or no JSON
         except json.JSONDecodeError as error:
-            raise NotationError(tag.line, f"[Rules]: not valid JSON: {error.msg}") from None
+            raise NotationError(_line(tag.line), f"[Rules]: not valid JSON: {error.msg}") from None
     else:
         options = {"preset": value}
     try:
         parse_rules(options)
     except RuleError as error:
-        raise NotationError(tag.line, f"[Rules]: {str(error).removeprefix('rules: ')}") from None
+        # The tag stands for the whole ``rules`` field: an option is named, "rules" is not.
+        problem = error.problem if error.where == "rules" else str(error)
+        raise NotationError(_line(tag.line), f"[Rules]: {problem}") from None
     return cast(dict[str, Any], options)
 
 
@@ -522,17 +528,17 @@ def _read_option(tag: _Tag, name: str) -> Any:
     where = f"[{tag.name}]"
     if kind is bool:
         if text.lower() not in _BOOLEANS:
-            raise NotationError(tag.line, f"{where}: expected yes or no, got {text!r}")
+            raise NotationError(_line(tag.line), f"{where}: expected yes or no, got {text!r}")
         return _BOOLEANS[text.lower()]
     if kind is int:
         if not re.fullmatch(r"[-+]?\d+", text):
-            raise NotationError(tag.line, f"{where}: expected a whole number, got {text!r}")
+            raise NotationError(_line(tag.line), f"{where}: expected a whole number, got {text!r}")
         number = int(text)
         try:
             parse_rules({name: number})
         except RuleError as error:
-            problem = str(error).removeprefix(f"rules.{name}: ")
-            raise NotationError(tag.line, f"{where}: {problem}") from None
+            problem = error.problem
+            raise NotationError(_line(tag.line), f"{where}: {problem}") from None
         return number
     if kind is Points:
         return _read_points(tag)
@@ -540,7 +546,7 @@ def _read_option(tag: _Tag, name: str) -> Any:
     choice = re.sub(r"[-\s]", "_", text.lower())
     if choice not in choices:
         listed = ", ".join(c.replace("_", "-") for c in choices)
-        raise NotationError(tag.line, f"{where}: expected one of {listed}, got {text!r}")
+        raise NotationError(_line(tag.line), f"{where}: expected one of {listed}, got {text!r}")
     return choice
 
 
@@ -548,21 +554,24 @@ def _read_points(tag: _Tag) -> dict[str, int]:
     points: dict[str, int] = {}
     items = [item.strip() for item in re.split(r"[,;]", tag.value) if item.strip()]
     if not items:
-        raise NotationError(tag.line, "[Points]: expected points such as 'march 3, euchre 2'")
+        raise NotationError(
+            _line(tag.line), "[Points]: expected points such as 'march 3, euchre 2'"
+        )
     for item in items:
         match = re.fullmatch(r"([A-Za-z][A-Za-z _-]*?)\s*[:=]?\s*(\d+)", item)
         if match is None:
             raise NotationError(
-                tag.line, f"[Points]: expected a name and a number such as 'march 3', got {item!r}"
+                _line(tag.line),
+                f"[Points]: expected a name and a number such as 'march 3', got {item!r}",
             )
         name = re.sub(r"[-\s]", "_", match[1].lower())
         if name not in _POINT_NAMES:
             listed = ", ".join(n.replace("_", "-") for n in _POINT_NAMES)
             raise NotationError(
-                tag.line, f"[Points]: unknown points {match[1]!r} (known: {listed})"
+                _line(tag.line), f"[Points]: unknown points {match[1]!r} (known: {listed})"
             )
         if name in points:
-            raise NotationError(tag.line, f"[Points]: {match[1]!r} is given twice")
+            raise NotationError(_line(tag.line), f"[Points]: {match[1]!r} is given twice")
         points[name] = int(match[2])
     return points
 
@@ -576,11 +585,12 @@ def _read_calls(line: _Line) -> list[dict[str, Any]]:
             seat = parse_seat(tokens[i])
         except CardError:
             raise NotationError(
-                line.number, f"expected a seat (N, E, S or W) before a call, got {tokens[i]!r}"
+                _line(line.number),
+                f"expected a seat (N, E, S or W) before a call, got {tokens[i]!r}",
             ) from None
         i += 1
         if i == len(tokens):
-            raise NotationError(line.number, f"the call of {seat} is missing")
+            raise NotationError(_line(line.number), f"the call of {seat} is missing")
         call, i = _read_call(line.number, seat, tokens, i)
         calls.append(call)
     return calls
@@ -595,13 +605,13 @@ def _read_call(number: int, seat: Seat, tokens: list[str], i: int) -> tuple[dict
     if kind is None:
         if _key(word) in _NAME_WORDS:
             if i == len(tokens):
-                raise NotationError(number, f"{seat} names no suit after {word!r}")
+                raise NotationError(_line(number), f"{seat} names no suit after {word!r}")
             word = tokens[i]
             i += 1
         suit = _read_strain(word)
         if suit is None:
             raise NotationError(
-                number,
+                _line(number),
                 f"unknown call {word!r} by {seat} "
                 "(expected pass, order-up, a suit, NT or defend-alone)",
             )
@@ -613,7 +623,7 @@ def _read_call(number: int, seat: Seat, tokens: list[str], i: int) -> tuple[dict
     if i < len(tokens) and tokens[i].lower() == "alone":
         i += 1
         if kind == "pass":
-            raise NotationError(number, f"a pass cannot be alone ({seat} pass alone)")
+            raise NotationError(_line(number), f"a pass cannot be alone ({seat} pass alone)")
         if kind != "defend_alone":
             call["alone"] = True
     return call, i
@@ -636,12 +646,12 @@ def _read_trick(line: _Line) -> _Trick:
         leader = parse_seat(leader_text)
     except CardError:
         raise NotationError(
-            line.number,
+            _line(line.number),
             f"a trick line begins with the seat that leads, then ':', got {leader_text!r}",
         ) from None
     tokens = _tokens(rest)
     if not tokens:
-        raise NotationError(line.number, f"the trick led by {leader} has no cards")
+        raise NotationError(_line(line.number), f"the trick led by {leader} has no cards")
     where = f"trick led by {leader}"
     cards = [_read_card(line.number, where, t, unknown_ok=False) for t in tokens]
     return _Trick(line.number, leader, cards)
@@ -663,10 +673,10 @@ def _check_tricks(record: dict[str, Any], tricks: list[_Trick]) -> None:
         state = parse_record(record).state
         checked = len(tricks)
     except RecordError as error:
-        played = re.fullmatch(r"play\[(\d+)\]", error.field)
-        if played is None:
+        failed = played_at(error)
+        if failed is None:
             return
-        failed, before = int(played[1]), 0
+        before = 0
         checked = 0
         while before + len(tricks[checked].cards) <= failed:
             before += len(tricks[checked].cards)
@@ -687,10 +697,10 @@ def _check_tricks(record: dict[str, Any], tricks: list[_Trick]) -> None:
                 problem = f"but only {len(active)} seats play ({' and '.join(out)} {sit} out)"
             else:
                 problem = f"but a trick has only {len(active)}"
-            raise NotationError(trick.line, f"trick {number} has {count} cards, {problem}")
+            raise NotationError(_line(trick.line), f"trick {number} has {count} cards, {problem}")
         if count < len(active) and i < len(tricks) - 1:
             raise NotationError(
-                trick.line,
+                _line(trick.line),
                 f"trick {number} has {count} cards, but {len(active)} seats play; only the "
                 "last trick of an unfinished hand may be short",
             )
@@ -699,7 +709,7 @@ def _check_tricks(record: dict[str, Any], tricks: list[_Trick]) -> None:
         if trick.leader is not leader:
             why = f", who won trick {i}" if i else _first_lead_reason(state, leader)
             raise NotationError(
-                trick.line, f"trick {i + 1} is led by {leader}{why}, not by {trick.leader}"
+                _line(trick.line), f"trick {i + 1} is led by {leader}{why}, not by {trick.leader}"
             )
 
 
@@ -730,7 +740,7 @@ def format_notation(record: dict[str, Any] | HandRecord) -> str:
             for name, key in _METADATA_TAGS.items()
             if isinstance(record.get(key), str)
         }
-    data = format_record(checked)
+    data = checked.canonical()
     tags: list[tuple[str, str]] = list(metadata.items())
     tags += _rules_tags(checked.rules)
     tags.append(("Dealer", data["dealer"]))

@@ -14,6 +14,7 @@ write canonically.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass
 from typing import Any, cast
@@ -22,7 +23,6 @@ from .cards import (
     ALL_CARDS,
     UNKNOWN,
     Card,
-    CardError,
     Seat,
     format_card,
     parse_card,
@@ -31,6 +31,7 @@ from .cards import (
     parse_suit,
     sort_cards,
 )
+from .errors import CardError, IllegalActionError, RecordError, RuleError
 from .hand import (
     NT,
     Call,
@@ -39,20 +40,18 @@ from .hand import (
     FarmerRedeal,
     FarmerSwap,
     HandState,
-    IllegalAction,
     Phase,
     Play,
     Strain,
 )
-from .rules import RuleError, Rules, format_rules, parse_rules
+from .rules import Rules, format_rules, parse_rules
 
 __all__ = [
     "FORMAT",
     "HandRecord",
-    "RecordError",
-    "format_record",
     "parse_record",
     "parse_record_json",
+    "played_at",
     "record_from_state",
 ]
 
@@ -88,15 +87,6 @@ _CALL_NAMES: dict[str, CallKind] = {
 }
 
 
-class RecordError(ValueError):
-    """An invalid record. The message starts with the field it concerns."""
-
-    def __init__(self, field: str, problem: str) -> None:
-        self.field = field
-        self.problem = problem
-        super().__init__(f"{field}: {problem}" if field else problem)
-
-
 @dataclass(frozen=True)
 class FarmerDeclaration:
     seat: Seat
@@ -106,7 +96,8 @@ class FarmerDeclaration:
 
 @dataclass
 class HandRecord:
-    """A checked record and the state it replays to."""
+    """A checked record and the state it replays to: a value, read but never played on
+    (copy ``state`` to play on)."""
 
     rules: Rules
     dealer: Seat
@@ -119,9 +110,78 @@ class HandRecord:
     discard_given: bool
     play: list[Card]
     state: HandState
+    _canonical: dict[str, Any] | None = dataclasses.field(
+        default=None, init=False, repr=False, compare=False
+    )
 
-    def to_json(self) -> dict[str, Any]:
-        return format_record(self)
+    def canonical(self) -> dict[str, Any]:
+        """The canonical JSON form: fields in the spec's order, cards sorted and canonical,
+        unknown cards revealed by the play filled in. Worked out once; the dict is shared,
+        so read it, do not change it.
+
+        >>> rec = parse_record({"dealer": "N", "upcard": "9S", "hands": {
+        ...     "N": "AS KS QS JS TS", "E": "AH KH QH JH TH",
+        ...     "S": "AD KD QD JD TD", "W": "AC KC QC JC TC"}})
+        >>> rec.canonical()["kitty"], rec.canonical() is rec.canonical()
+        (['9H', '9D', '9C'], True)
+        """
+        if self._canonical is None:
+            self._canonical = self._format()
+        return self._canonical
+
+    def revealed_state(self) -> HandState:
+        """A fresh state at the deal, with the record's cards where the canonical form puts
+        them: sorted, and the unknown cards the play showed filled in. Ready to have
+        ``state.history`` applied again, knowing every card the record knows.
+        """
+        hands = self._revealed_hands()
+        if None not in self.kitty and not any(None in cards for cards in self.hands.values()):
+            # Nothing to reveal: the kitty keeps its sorted order (reading the canonical
+            # form back would put it in deck order; the reviews were made with this one).
+            return HandState(self.rules, self.dealer, hands, self.upcard, sort_cards(self.kitty))
+        given = sort_cards(list(self.kitty)) if any(c is not None for c in self.kitty) else None
+        kitty = _derive_kitty(hands, self.upcard, given)
+        return HandState(self.rules, self.dealer, hands, self.upcard, kitty)
+
+    def _revealed_hands(self) -> dict[Seat, list[Card | None]]:
+        """Each dealt hand, the unknown places the play showed filled in, sorted."""
+        hands: dict[Seat, list[Card | None]] = {}
+        for seat in Seat:
+            revealed = list(self.hands[seat])
+            for card in _revealed(self.state, seat, self):
+                if card not in revealed and None in revealed:
+                    revealed[revealed.index(None)] = card
+            hands[seat] = sort_cards(revealed)
+        return hands
+
+    def _format(self) -> dict[str, Any]:
+        hands = {
+            seat.value: [format_card(c) for c in cards]
+            for seat, cards in self._revealed_hands().items()
+        }
+        known_kitty = [c for c in self.kitty if c is not None]
+        kitty = [format_card(c) for c in sort_cards(list(self.kitty))] if known_kitty else None
+        farmer: dict[str, Any] | None = None
+        if self.farmer is not None:
+            farmer = {"seat": self.farmer.seat.value}
+            if self.farmer.cards is None:
+                farmer["redeal"] = True
+            else:
+                farmer["cards"] = [format_card(c) for c in sort_cards(list(self.farmer.cards))]
+        out: dict[str, Any] = {
+            "format": FORMAT,
+            "rules": format_rules(self.rules),
+            "dealer": self.dealer.value,
+            "hands": hands,
+            "upcard": str(self.upcard),
+        }
+        if kitty is not None:
+            out["kitty"] = kitty
+        out["farmer"] = farmer
+        out["auction"] = [_format_call(seat, call) for seat, call in self.auction]
+        out["discard"] = format_card(self.discard) if self.state.discarded else None
+        out["play"] = [str(c) for c in self.play]
+        return out
 
 
 def _parse_card(field: str, value: object, *, unknown_ok: bool) -> Card | None:
@@ -130,7 +190,7 @@ def _parse_card(field: str, value: object, *, unknown_ok: bool) -> Card | None:
     except CardError as error:
         if not unknown_ok and value == UNKNOWN:
             raise RecordError(field, "must be a known card, not '??'") from None
-        raise RecordError(field, str(error)) from None
+        raise RecordError(field, error.problem) from None
 
 
 def _parse_hands(value: object) -> dict[Seat, list[Card | None]]:
@@ -208,7 +268,7 @@ def _parse_call(i: int, value: object, default_seat: Seat | None) -> tuple[Seat,
         try:
             seat = parse_seat(entry["seat"])
         except CardError as error:
-            raise RecordError(f"{field}.seat", str(error)) from None
+            raise RecordError(f"{field}.seat", error.problem) from None
     elif default_seat is not None:
         seat = default_seat
     else:
@@ -238,7 +298,7 @@ def _parse_call(i: int, value: object, default_seat: Seat | None) -> tuple[Seat,
             try:
                 suit = parse_suit(raw_suit)
             except CardError as error:
-                raise RecordError(f"{field}.suit", f"{error}, or NT") from None
+                raise RecordError(f"{field}.suit", f"{error.problem}, or NT") from None
     elif kind == "name":
         raise RecordError(f"{field}.suit", "a name call must give the suit it names")
     return seat, Call(kind, suit, alone)
@@ -256,7 +316,7 @@ def _parse_farmer(value: object, hands: dict[Seat, list[Card | None]]) -> Farmer
     try:
         seat = parse_seat(entry.get("seat"))
     except CardError as error:
-        raise RecordError("farmer.seat", str(error)) from None
+        raise RecordError("farmer.seat", error.problem) from None
     if entry.get("redeal") is True:
         if "cards" in entry:
             raise RecordError("farmer", "a redeal declaration has no cards")
@@ -317,6 +377,7 @@ def parse_record(data: object) -> HandRecord:
     try:
         rules = parse_rules(raw.get("rules"))
     except RuleError as error:
+        # The whole message, the option's name leading, as uploads have always shown it.
         raise RecordError("", str(error)) from None
     for required in ("dealer", "hands", "upcard"):
         if required not in raw:
@@ -324,7 +385,7 @@ def parse_record(data: object) -> HandRecord:
     try:
         dealer = parse_seat(raw["dealer"])
     except CardError as error:
-        raise RecordError("dealer", str(error)) from None
+        raise RecordError("dealer", error.problem) from None
     hands = _parse_hands(raw["hands"])
     upcard = _parse_card("upcard", raw["upcard"], unknown_ok=False)
     assert upcard is not None
@@ -373,7 +434,7 @@ def parse_record(data: object) -> HandRecord:
             discard = _parse_card("discard", raw["discard"], unknown_ok=True)
             try:
                 state.apply(Discard(discard))
-            except IllegalAction as error:
+            except IllegalActionError as error:
                 raise RecordError("discard", str(error)) from None
         elif plays:
             raise RecordError("discard", f"the dealer ({dealer}) picked up and must discard")
@@ -390,7 +451,7 @@ def parse_record(data: object) -> HandRecord:
             raise RecordError(f"play[{k}]", _no_play_reason(state))
         try:
             state.apply(Play(card))
-        except IllegalAction as error:
+        except IllegalActionError as error:
             raise RecordError(f"play[{k}]", str(error)) from None
         played.append(card)
 
@@ -471,7 +532,7 @@ def _replay_call(state: HandState, i: int, seat: Seat, call: Call) -> None:
         )
     try:
         state.apply(call)
-    except IllegalAction as error:
+    except IllegalActionError as error:
         raise RecordError(field, f"{seat} cannot {call}: {error}") from None
 
 
@@ -481,43 +542,6 @@ def _format_call(seat: Seat, call: Call) -> dict[str, Any]:
         out["suit"] = str(call.suit)
     if call.kind in ("order_up", "name"):
         out["alone"] = call.alone
-    return out
-
-
-def format_record(record: HandRecord) -> dict[str, Any]:
-    """The canonical JSON form: fields in the spec's order, cards sorted and canonical,
-    unknown cards revealed by the play filled in.
-    """
-    state = record.state
-    hands: dict[str, list[str]] = {}
-    for seat in Seat:
-        revealed = list(record.hands[seat])
-        for card in _revealed(state, seat, record):
-            if card not in revealed and None in revealed:
-                revealed[revealed.index(None)] = card
-        hands[seat.value] = [format_card(c) for c in sort_cards(revealed)]
-    known_kitty = [c for c in record.kitty if c is not None]
-    kitty = [format_card(c) for c in sort_cards(list(record.kitty))] if known_kitty else None
-    farmer: dict[str, Any] | None = None
-    if record.farmer is not None:
-        farmer = {"seat": record.farmer.seat.value}
-        if record.farmer.cards is None:
-            farmer["redeal"] = True
-        else:
-            farmer["cards"] = [format_card(c) for c in sort_cards(list(record.farmer.cards))]
-    out: dict[str, Any] = {
-        "format": FORMAT,
-        "rules": format_rules(record.rules),
-        "dealer": record.dealer.value,
-        "hands": hands,
-        "upcard": str(record.upcard),
-    }
-    if kitty is not None:
-        out["kitty"] = kitty
-    out["farmer"] = farmer
-    out["auction"] = [_format_call(seat, call) for seat, call in record.auction]
-    out["discard"] = format_card(record.discard) if state.discarded else None
-    out["play"] = [str(c) for c in record.play]
     return out
 
 
@@ -538,7 +562,8 @@ def _revealed(state: HandState, seat: Seat, record: HandRecord) -> list[Card]:
 
 
 def record_from_state(state: HandState) -> dict[str, Any]:
-    """The record of a hand played (or being played) through a :class:`HandState`."""
+    """The record of a hand played (or being played) through a :class:`HandState`, or of
+    what one seat knows of it (:meth:`HandState.seen_by`)."""
     farmer: dict[str, Any] | None = None
     if state.farmer_seat is not None:
         farmer = {"seat": state.farmer_seat.value}
@@ -546,15 +571,31 @@ def record_from_state(state: HandState) -> dict[str, Any]:
             farmer["cards"] = [str(c) for c in state.farmer.cards]
         else:
             farmer["redeal"] = True
-    return {
+    record: dict[str, Any] = {
         "format": FORMAT,
         "rules": format_rules(state.rules),
         "dealer": state.dealer.value,
         "hands": {s.value: [format_card(c) for c in state.dealt[s]] for s in Seat},
         "upcard": str(state.upcard),
-        "kitty": [format_card(c) for c in state.dealt_kitty],
-        "farmer": farmer,
-        "auction": [_format_call(seat, call) for seat, call in state.auction],
-        "discard": format_card(state.discard) if state.discarded else None,
-        "play": [str(c) for trick in state.tricks for _, c in trick.cards],
     }
+    if any(c is not None for c in state.dealt_kitty):
+        # A kitty nobody knows (a seat's view: HandState.seen_by) is left out, as in the
+        # canonical form.
+        record["kitty"] = [format_card(c) for c in state.dealt_kitty]
+    record["farmer"] = farmer
+    record["auction"] = [_format_call(seat, call) for seat, call in state.auction]
+    record["discard"] = format_card(state.discard) if state.discarded else None
+    record["play"] = [str(c) for trick in state.tricks for _, c in trick.cards]
+    return record
+
+
+def played_at(error: RecordError) -> int | None:
+    """Which card of the play ``error`` is about: ``7`` for ``play[7]``, else ``None``.
+
+    >>> played_at(RecordError("play[7]", "E must follow hearts")), played_at(RecordError("", "x"))
+    (7, None)
+    """
+    where = error.where
+    if where.startswith("play[") and where.endswith("]") and where[5:-1].isdigit():
+        return int(where[5:-1])
+    return None

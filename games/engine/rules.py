@@ -9,12 +9,14 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 from typing import Any, Literal, cast
 
+from .errors import RuleError
+
 __all__ = [
     "DEFAULT_PRESET",
     "PRESETS",
+    "PRESET_LABELS",
     "PRESET_SOURCES",
     "Points",
-    "RuleError",
     "Rules",
     "format_rules",
     "parse_rules",
@@ -23,10 +25,6 @@ __all__ = [
 
 FarmersHand = Literal["off", "clean", "mixed"]
 LoneLead = Literal["left_of_dealer", "left_of_maker"]
-
-
-class RuleError(ValueError):
-    """A rules value that names an unknown preset or option, or a bad value."""
 
 
 @dataclass(frozen=True)
@@ -127,6 +125,16 @@ PRESETS: dict[str, Rules] = {
 }
 """The named presets. Each follows one of the rule sets in ``shared/seeds/``."""
 
+PRESET_LABELS: dict[str, str] = {
+    "standard": "Standard (stick the dealer)",
+    "canadian-loner": "Canadian loner",
+    "defend-alone": "Defending alone",
+    "redeal": "Redeal when everyone passes",
+    "farmers-hand": "Farmer's hand",
+    "no-trump": "No-trump",
+}
+"""Each preset's name as the pages show it (forms, practice sets)."""
+
 PRESET_SOURCES: dict[str, str] = {
     "standard": "seeds/003: stick the dealer, no defending alone, the upcard stays down "
     "when the dealer's partner goes alone, games to 10",
@@ -148,16 +156,16 @@ _LONE_LEADS = ("left_of_dealer", "left_of_maker")
 def _bool(name: str, value: object) -> bool:
     if isinstance(value, bool):
         return value
-    raise RuleError(f"rules.{name}: expected true or false, got {value!r}")
+    raise RuleError(f"rules.{name}", f"expected true or false, got {value!r}")
 
 
 def _count(name: str, value: object, *, positive: bool) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleError(f"rules.{name}: expected a whole number, got {value!r}")
+        raise RuleError(f"rules.{name}", f"expected a whole number, got {value!r}")
     if positive and value < 1:
-        raise RuleError(f"rules.{name}: must be a positive whole number, got {value}")
+        raise RuleError(f"rules.{name}", f"must be a positive whole number, got {value}")
     if value < 0:
-        raise RuleError(f"rules.{name}: must not be negative, got {value}")
+        raise RuleError(f"rules.{name}", f"must not be negative, got {value}")
     return value
 
 
@@ -165,7 +173,7 @@ def _choice(name: str, value: object, choices: tuple[str, ...]) -> str:
     if isinstance(value, str) and value in choices:
         return value
     options = ", ".join(repr(c) for c in choices)
-    raise RuleError(f"rules.{name}: expected one of {options}, got {value!r}")
+    raise RuleError(f"rules.{name}", f"expected one of {options}, got {value!r}")
 
 
 def _preset(value: object) -> Rules:
@@ -174,7 +182,7 @@ def _preset(value: object) -> Rules:
         if key in PRESETS:
             return PRESETS[key]
     known = ", ".join(PRESETS)
-    raise RuleError(f"rules: unknown preset {value!r} (known presets: {known})")
+    raise RuleError("rules", f"unknown preset {value!r} (known presets: {known})")
 
 
 def parse_rules(value: object) -> Rules:
@@ -185,14 +193,14 @@ def parse_rules(value: object) -> Rules:
     >>> parse_rules({"stick_dealer": True})
     Traceback (most recent call last):
     ...
-    games.engine.rules.RuleError: rules: unknown option 'stick_dealer'
+    games.engine.errors.RuleError: rules: unknown option 'stick_dealer'
     """
     if value is None:
         return PRESETS[DEFAULT_PRESET]
     if isinstance(value, str):
         return _preset(value)
     if not isinstance(value, dict):
-        raise RuleError(f"rules: expected a preset name or an object, got {value!r}")
+        raise RuleError("rules", f"expected a preset name or an object, got {value!r}")
     options = cast(dict[str, Any], value)
     rules = _preset(options["preset"]) if "preset" in options else PRESETS[DEFAULT_PRESET]
     changes: dict[str, Any] = {}
@@ -200,7 +208,7 @@ def parse_rules(value: object) -> Rules:
         if name == "preset":
             continue
         if name not in _OPTION_NAMES:
-            raise RuleError(f"rules: unknown option {name!r}")
+            raise RuleError("rules", f"unknown option {name!r}")
         if name == "target":
             changes[name] = _count(name, raw, positive=True)
         elif name == "farmers_hand":
@@ -216,11 +224,11 @@ def parse_rules(value: object) -> Rules:
 
 def _parse_points(value: object, base: Points) -> Points:
     if not isinstance(value, dict):
-        raise RuleError(f"rules.points: expected an object, got {value!r}")
+        raise RuleError("rules.points", f"expected an object, got {value!r}")
     changes: dict[str, int] = {}
     for name, raw in cast(dict[str, Any], value).items():
         if name not in _POINT_NAMES:
-            raise RuleError(f"rules.points: unknown option {name!r}")
+            raise RuleError("rules.points", f"unknown option {name!r}")
         changes[name] = _count(f"points.{name}", raw, positive=False)
     return replace(base, **changes)
 

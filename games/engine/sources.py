@@ -17,11 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-__all__ = ["SourceError", "SourceItem", "read_source", "read_text"]
+from .errors import EgnError, NotationError, SourceError
 
-
-class SourceError(ValueError):
-    """The input as a whole cannot be read: no such file, not JSON, not EGN."""
+__all__ = ["SourceItem", "read_source", "read_text"]
 
 
 @dataclass(frozen=True)
@@ -29,7 +27,9 @@ class SourceItem:
     """One record read from the input, or the error that stands in its place."""
 
     data: dict[str, Any] | None
-    error: str | None = None
+    error: NotationError | None = None
+    """Why there is no record; its ``where`` names the record (``line 3``, ``deal 4, trick
+    2``)."""
     label: str = ""
     """Where it came from: ``line 3``, ``deal 4``…"""
     context: str = ""
@@ -46,13 +46,13 @@ def read_source(path: str, stdin: IO[str] | None = None) -> list[SourceItem]:
     try:
         text = file.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
-        raise SourceError(f"{path}: no such file") from None
+        raise SourceError(path, "no such file") from None
     except IsADirectoryError:
-        raise SourceError(f"{path}: is a directory, not a file") from None
+        raise SourceError(path, "is a directory, not a file") from None
     except UnicodeDecodeError:
-        raise SourceError(f"{path}: not a text file (UTF-8 expected)") from None
+        raise SourceError(path, "not a text file (UTF-8 expected)") from None
     except OSError as error:
-        raise SourceError(f"{path}: cannot be read ({error.strerror})") from None
+        raise SourceError(path, f"cannot be read ({error.strerror})") from None
     suffix = file.suffix.lower()
     kind = {".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl", ".egn": "egn"}.get(suffix, "")
     return read_text(text, kind=kind)
@@ -76,8 +76,9 @@ def read_text(text: str, kind: str = "") -> list[SourceItem]:
     if kind == "json":
         if whole_error is not None:
             raise SourceError(
+                "",
                 f"not valid JSON: {whole_error.msg} (line {whole_error.lineno}, "
-                f"column {whole_error.colno})"
+                f"column {whole_error.colno})",
             )
         return _from_json(whole)
     if whole_error is None and stripped:
@@ -100,9 +101,8 @@ def _is_egn(data: dict[str, Any]) -> bool:
 def _item(value: Any, label: str) -> SourceItem:
     if isinstance(value, dict):
         return SourceItem(data=value, label=label)
-    return SourceItem(
-        data=None, error=f"{label}: expected a hand record (a JSON object)", label=label
-    )
+    error = NotationError(label, "expected a hand record (a JSON object)")
+    return SourceItem(data=None, error=error, label=label)
 
 
 def _from_json(whole: Any) -> list[SourceItem]:
@@ -110,7 +110,7 @@ def _from_json(whole: Any) -> list[SourceItem]:
         return [_item(value, f"record {i}") for i, value in enumerate(whole)]
     if isinstance(whole, dict):
         return [SourceItem(data=whole, label="record 0")]
-    raise SourceError("expected a hand record (a JSON object) or a list of them")
+    raise SourceError("", "expected a hand record (a JSON object) or a list of them")
 
 
 def _read_jsonl(text: str) -> Iterator[SourceItem]:
@@ -121,33 +121,34 @@ def _read_jsonl(text: str) -> Iterator[SourceItem]:
             value = json.loads(line)
         except json.JSONDecodeError as error:
             label = f"line {number}"
-            yield SourceItem(data=None, error=f"{label}: not valid JSON: {error.msg}", label=label)
+            problem = NotationError(label, f"not valid JSON: {error.msg}")
+            yield SourceItem(data=None, error=problem, label=label)
             continue
         yield _item(value, f"line {number}")
 
 
 def _read_egn(text: str) -> list[SourceItem]:
-    from .egn import EgnError, read_egn
+    from .egn import read_egn
 
     try:
         match = read_egn(text)
     except EgnError as error:
-        raise SourceError(f"not a readable EGN file: {error}") from None
+        raise SourceError("", f"not a readable EGN file: {error}") from None
     items = []
     for deal in match.deals:
         label = f"deal {deal.number}"
-        if deal.record is None:
-            items.append(SourceItem(data=None, error=deal.error or label, label=label))
+        if deal.located_error is not None:
+            items.append(SourceItem(data=None, error=deal.located_error, label=label))
         else:
             items.append(SourceItem(data=deal.record, label=label, context=label))
     return items
 
 
 def _read_notation(text: str) -> list[SourceItem]:
-    from .notation import NotationError, parse_notation_many
+    from .notation import parse_notation_many
 
     try:
         records = parse_notation_many(text)
     except NotationError as error:
-        raise SourceError(f"neither JSON nor the text notation: {error}") from None
+        raise SourceError("", f"neither JSON nor the text notation: {error}") from None
     return [SourceItem(data=record, label=f"hand {i}") for i, record in enumerate(records)]

@@ -60,15 +60,18 @@ __all__ = [
     "capital",
     "card_name",
     "card_text",
+    "choice_verb",
     "control_label",
     "describe",
     "describe_hand",
     "label_text",
     "number_word",
+    "phase_verb",
     "play_news",
     "plural",
     "points_text",
     "result_text",
+    "scores_text",
     "short_name",
     "side_words",
     "strain_text",
@@ -378,6 +381,15 @@ def team_word(team: Team) -> str:
     return "North-South" if team is Team.NS else "East-West"
 
 
+def scores_text(ns: int, ew: int) -> str:
+    """A game's score by team: ``North-South 7, East-West 4``.
+
+    >>> scores_text(7, 4)
+    'North-South 7, East-West 4'
+    """
+    return f"{team_word(Team.NS)} {ns}, {team_word(Team.EW)} {ew}"
+
+
 def side_words(team: Team, you: Seat = Seat.S) -> str:
     """A team as the player at ``you`` calls it: ``You and North``, ``West and East``.
 
@@ -636,6 +648,36 @@ def describe(seat: Seat, action: Action, state: HandState, *, discard_visible: b
     if action.suit == NT:
         return f"{name} calls no-trump{alone}."
     return f"{name} names {strain_word(action.suit)}{alone}."
+
+
+def phase_verb(phase: Phase) -> str:
+    """What the seat to act in ``phase`` is to do, as a replay says it: ``North to call.``
+
+    >>> phase_verb(Phase.AUCTION), phase_verb(Phase.DEFEND)
+    ('call', 'decide on defending alone')
+    """
+    return {
+        Phase.FARMER: "declare",
+        Phase.AUCTION: "call",
+        Phase.DEFEND: "decide on defending alone",
+        Phase.DISCARD: "discard",
+        Phase.PLAY: "play",
+    }.get(phase, "act")
+
+
+def choice_verb(action: Action) -> str:
+    """The verb before an option's label (:func:`action_label`): ``play the`` 9♠,
+    ``discard the`` 9♠, ``choose`` Pass.
+
+    >>> from games.engine.cards import parse_card
+    >>> choice_verb(Play(parse_card("9S"))), choice_verb(Call("pass"))
+    ('play the', 'choose')
+    """
+    if isinstance(action, Play):
+        return "play the"
+    if isinstance(action, Discard):
+        return "discard the"
+    return "choose"
 
 
 # -- results --------------------------------------------------------------------------------

@@ -6,7 +6,8 @@ hand's latest finished review when the library is read.
 
 from django.db import migrations
 
-from games.engine.record import RecordError, parse_record
+from games.engine.errors import RecordError
+from games.engine.record import parse_record
 
 OUTCOMES = {
     "make": "made",

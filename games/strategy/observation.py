@@ -4,7 +4,9 @@ A bot never sees a :class:`~games.engine.hand.HandState`, only an :class:`Observ
 built from it for one seat by :func:`observe`: its own hand, the upcard, the dealer,
 the auction, the cards played so far and by whom, the tricks won, the rules and the
 game score. Other seats' cards, the kitty and the dealer's discard (for anyone but
-the dealer) stay hidden, so a bot cannot cheat by accident.
+the dealer) stay hidden, so a bot cannot cheat by accident. A bot that searches asks for
+:attr:`Observation.seen`, the hand as a state holding only what the seat knows
+(:meth:`~games.engine.hand.HandState.seen_by`).
 
 >>> from games.engine.cards import parse_card
 >>> from games.engine.hand import HandState
@@ -85,6 +87,22 @@ class Observation:
     """The three cards a farmer showed and swapped into the kitty: known to everybody."""
     kitty_taken: tuple[Card | None, ...] = ()
     """The cards this seat took from the kitty with a farmer's hand: known to it alone."""
+    _observed: HandState | None = field(default=None, repr=False, compare=False)
+    """The hand observed, kept only to work out :attr:`seen` if a bot asks for it."""
+    _moves: int = field(default=0, repr=False, compare=False)
+    """How many actions the hand had when observed."""
+
+    @cached_property
+    def seen(self) -> HandState | None:
+        """The hand as this seat knows it, as a state (:meth:`HandState.seen_by`): the other
+        hands, the kitty and another seat's discard unknown. ``None`` for an observation not
+        made by :func:`observe`. Worked out when first asked for (most bots never ask), so
+        it must be asked before the hand moves on."""
+        if self._observed is None:
+            return None
+        if len(self._observed.history) != self._moves:
+            raise RuntimeError("the hand has moved on since this seat observed it")
+        return self._observed.seen_by(self.seat)
 
     # -- the auction -----------------------------------------------------------------------
 
@@ -259,4 +277,6 @@ def observe(state: HandState, seat: Seat, score: Mapping[Team, int] | None = Non
         farmer_seat=state.farmer_seat,
         farmer_cards=farmer_cards,
         kitty_taken=state.dealt_kitty if farmer_cards and seat is state.farmer_seat else (),
+        _observed=state,
+        _moves=len(state.history),
     )

@@ -1,26 +1,183 @@
 """Questions about the table options that change the bidding: stick the dealer or a redeal,
 the Canadian loner, no-trump, and the farmer's hand with its variants.
 
-The answers are the engine's, worked out the way the lessons work theirs
-(:func:`lessons.content.answer_for`): the calls ``HandState.legal_actions`` offers the seat
-to speak, and the cards a farmer's hand may show.
+Each kind has one answer and one explanation, worked out here from the engine for the
+quiz's questions and the course's exercises alike (``lessons.content`` calls them): the
+calls ``HandState.legal_actions`` offers the seat to speak (:func:`legal_calls`,
+:func:`explain_legal_calls`), and the cards a farmer's hand may show
+(:func:`farmers_cards`, :func:`explain_farmers_hand`).
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import replace
-from typing import Any
+from typing import Any, cast
 
-from games.engine.cards import ALL_CARDS, Rank, Seat
-from games.engine.rules import PRESETS, FarmersHand, Rules, format_rules
-from games.engine.words import call_imperative, the
+from games.engine.cards import ALL_CARDS, Card, Rank, Seat, Suit, parse_card
+from games.engine.hand import NT, Action, Call, FarmerRedeal, FarmerSwap, HandState, Phase
+from games.engine.rules import PRESETS, FarmersHand, Rules
+from games.engine.words import and_list, call_imperative, call_label, the
 
-from ..content import NONE, answer_for, choices_for, explain
-from .question import Draft, Grading
+from .question import Draft, Explanation, Grading
 from .table_rules import rules_json
+from .tricks import fixed_deal, skip_farmers
 
-__all__ = ["farmers_hand_question", "legal_calls_question"]
+__all__ = [
+    "NONE",
+    "bidding_state",
+    "call_choices",
+    "explain_farmers_hand",
+    "explain_legal_calls",
+    "farmer_state",
+    "farmers_cards",
+    "farmers_hand_question",
+    "legal_calls",
+    "legal_calls_question",
+]
+
+NONE = "none"
+"""The answer of a farmer's-hand question whose hand may not be shown."""
+
+PASS = Call("pass")
+
+_CALL_ORDER = [
+    "pass",
+    "order_up",
+    "order_up alone",
+    *(f"name {strain}{alone}" for strain in ("S", "H", "D", "C", NT) for alone in ("", " alone")),
+]
+
+
+# -- the legal calls -------------------------------------------------------------------------
+
+
+def bidding_state(rules: Rules, dealer: Seat, upcard: Card) -> HandState:
+    """A deal with ``upcard`` turned up, at the start of the bidding (nobody declares a
+    farmer's hand)."""
+    state = fixed_deal(rules, dealer, upcard)
+    skip_farmers(state)
+    return state
+
+
+def legal_calls(state: HandState) -> set[str]:
+    """The calls the seat to speak may make, as labels (``pass``, ``name H alone``)."""
+    return {call_label(a) for a in state.legal_actions() if isinstance(a, Call)}
+
+
+def call_choices(state: HandState) -> list[str]:
+    """The calls offered to choose from: besides the legal ones, those a learner might
+    wrongly think allowed (passing, ordering up, naming any suit)."""
+    offered = legal_calls(state)
+    offered |= {"pass", "order_up", "order_up alone"} | {f"name {s.value}" for s in Suit}
+    return [call for call in _CALL_ORDER if call in offered]
+
+
+def explain_legal_calls(state: HandState) -> Explanation:
+    """Why the seat to speak may make the calls it may, under the table's rules; of each
+    other call offered, that it is not allowed."""
+    right = legal_calls(state)
+    feedback = {
+        c: f"{call_imperative(c).capitalize()} is not allowed here."
+        for c in call_choices(state)
+        if c not in right
+    }
+    return Explanation(_why_calls(state), feedback)
+
+
+def _why_calls(state: HandState) -> str:
+    seat = cast(Seat, state.current_seat)
+    rules = state.rules
+    upcard = state.upcard
+    if state.round == 1:
+        text = (
+            f"In the first round the only suit on offer is the upcard's, {upcard.suit.plural}: "
+            f"{seat.word} may pass, or order it up"
+        )
+        if rules.canadian_loner and seat is state.dealer.partner:
+            text += (
+                " but only by going alone, because at this table the dealer's partner "
+                "may not order up otherwise"
+            )
+        text += "."
+        if seat is state.dealer:
+            text += " As dealer, ordering up means picking the upcard up yourself."
+        return text
+    text = (
+        f"The upcard was turned down, so {upcard.suit.plural} cannot be trump this hand; "
+        f"{seat.word} may name one of the other suits"
+    )
+    if rules.no_trump:
+        text += " or no-trump"
+    if state.stuck:
+        text += ". Everyone else has passed twice and the dealer is stuck: passing is not allowed."
+    elif seat is state.dealer and not rules.stick_the_dealer:
+        text += ", or pass: if the dealer passes too, the cards are thrown in and redealt."
+    else:
+        text += ", or pass."
+    return text
+
+
+# -- the farmer's hand -----------------------------------------------------------------------
+
+
+def farmer_state(rules: Rules, upcard: Card, hand: list[Card]) -> tuple[HandState, Seat]:
+    """A deal in which the seat asked first about a farmer's hand holds ``hand``; that seat."""
+    seat = Seat.S
+    dealer = seat.next.next.next  # the seat asked first
+    return fixed_deal(rules, dealer, upcard, {seat: hand}), seat
+
+
+def farmers_cards(state: HandState, seat: Seat) -> set[str]:
+    """The cards ``seat`` may show as a farmer's hand, or :data:`NONE`."""
+    if state.phase is not Phase.FARMER or state.current_seat is not seat:
+        return {NONE}
+    options: list[Action] = state.legal_actions()
+    cards = {str(c) for a in options if isinstance(a, FarmerSwap) for c in a.cards}
+    if any(isinstance(a, FarmerRedeal) for a in options):
+        held = {str(c) for c in state.hands[seat] if c is not None}
+        eligible = {c for c in held if parse_card(c).rank in (Rank.NINE, Rank.TEN)}
+        cards |= {c for c in eligible if _eligible(state, parse_card(c))}
+    return cards or {NONE}
+
+
+def _eligible(state: HandState, card: Card) -> bool:
+    rules = state.rules
+    ranks = (Rank.NINE,) if rules.farmers_hand == "clean" else (Rank.NINE, Rank.TEN)
+    return card.rank in ranks and not (
+        rules.farmers_turn_card_rule and card.suit is state.upcard.suit
+    )
+
+
+def explain_farmers_hand(state: HandState, seat: Seat) -> Explanation:
+    """What a farmer's hand is at this table, and which cards of ``seat``'s hand may be
+    shown (:func:`farmers_cards`); of each other card, that it may not."""
+    right = farmers_cards(state, seat)
+    feedback = {
+        str(c): "This card may not be shown."
+        for c in state.hands[seat]
+        if c is not None and str(c) not in right
+    }
+    return Explanation(_why_farmers(state, right), feedback)
+
+
+def _why_farmers(state: HandState, right: set[str]) -> str:
+    rules = state.rules
+    wanted = "three 9s" if rules.farmers_hand == "clean" else "three cards, each a 9 or a 10"
+    text = f"At this table a farmer's hand is {wanted}"
+    if rules.farmers_turn_card_rule:
+        text += f", none of them of the upcard's suit ({state.upcard.suit.plural})"
+    text += "."
+    if right == {NONE}:
+        return text + " This hand does not have them, so it must be played as dealt."
+    cards = sorted(right, key=lambda c: parse_card(c).index)
+    text += f" This hand may show {and_list(cards)}"
+    if len(cards) > 3:
+        text += ", any three of them"
+    return text + "."
+
+
+# -- the questions ---------------------------------------------------------------------------
 
 
 def _calls_rules(rng: random.Random, level: int) -> Rules:
@@ -58,16 +215,11 @@ def legal_calls_question(rng: random.Random, level: int) -> Draft:
     # The spots the options change: the dealer's partner in round one, the dealer at the
     # end of round two, any seat in round two.
     passes = rng.choice([1, 7, 7, 4, 5, 6, 0, 2, 3])
-    auction = ["pass"] * passes
-    exercise = {
-        "kind": "legal_calls",
-        "rules": format_rules(rules),
-        "dealer": dealer.value,
-        "upcard": str(upcard),
-        "auction": auction,
-    }
-    right = answer_for(exercise)
-    choices = choices_for(exercise)
+    state = bidding_state(rules, dealer, upcard)
+    for _ in range(passes):
+        state.apply(PASS)
+    right = legal_calls(state)
+    choices = call_choices(state)
     answer = [c for c in choices if c in right]
     seat = dealer
     for _ in range(passes + 1):
@@ -95,11 +247,7 @@ def legal_calls_question(rng: random.Random, level: int) -> Draft:
         "upcard": str(upcard),
         "auction": [{"seat": s, "call": "pass"} for s in _seats_from(dealer.next, passes)],
     }
-    feedback = {
-        c: f"{call_imperative(c).capitalize()} is not allowed here."
-        for c in choices
-        if c not in right
-    }
+    why = explain_legal_calls(state)
     return Draft(
         kind="legal_calls",
         prompt=prompt,
@@ -107,7 +255,10 @@ def legal_calls_question(rng: random.Random, level: int) -> Draft:
         choices=choices,
         multiple=True,
         grading=Grading(
-            answer=answer, accepted=answer, explanation=explain(exercise), feedback=feedback
+            answer=answer,
+            accepted=answer,
+            explanation=why.text,
+            feedback=why.feedback,
         ),
     )
 
@@ -145,14 +296,9 @@ def farmers_hand_question(rng: random.Random, level: int) -> Draft:
         suits = {c.suit for c in hand if c.rank in ranks}
         rest = [c for c in rest if c.suit in suits]
     upcard = rng.choice(rest)
-    exercise = {
-        "kind": "farmers_hand",
-        "rules": format_rules(rules),
-        "upcard": str(upcard),
-        "hand": [str(c) for c in hand],
-    }
-    right = answer_for(exercise)
-    choices = choices_for(exercise)
+    state, seat = farmer_state(rules, upcard, hand)
+    right = farmers_cards(state, seat)
+    choices = [*(str(c) for c in hand), NONE]
     answer = [c for c in choices if c in right]
     wanted = "three 9s" if variant == "clean" else "three cards, each a 9 or a 10"
     table = f"At this table a farmer's hand is {wanted}"
@@ -172,7 +318,7 @@ def farmers_hand_question(rng: random.Random, level: int) -> Draft:
         "hand": [str(c) for c in hand],
         "upcard": str(upcard),
     }
-    feedback = {c: "This card may not be shown." for c in choices if c not in right and c != NONE}
+    why = explain_farmers_hand(state, seat)
     return Draft(
         kind="farmers_hand",
         prompt=prompt,
@@ -180,6 +326,9 @@ def farmers_hand_question(rng: random.Random, level: int) -> Draft:
         choices=choices,
         multiple=True,
         grading=Grading(
-            answer=answer, accepted=answer, explanation=explain(exercise), feedback=feedback
+            answer=answer,
+            accepted=answer,
+            explanation=why.text,
+            feedback=why.feedback,
         ),
     )

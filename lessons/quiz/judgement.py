@@ -24,8 +24,9 @@ from analysis.solver.foresight import (
     discard_foresight,
     paired_loss,
 )
+from analysis.solver.judgement import INACCURACY
 from analysis.solver.review import standard_policy
-from games.engine.cards import UNKNOWN, Card, Seat, Suit, effective_suit, parse_card, sort_cards
+from games.engine.cards import Card, Seat, Suit, effective_suit, parse_card, sort_cards
 from games.engine.game import deal
 from games.engine.hand import Action, Call, HandState, Phase
 from games.engine.record import record_from_state
@@ -58,8 +59,9 @@ __all__ = [
 
 SAMPLES = 60
 """Layouts of the unseen cards sampled to grade a call or a card."""
-MIN_TOLERANCE = 0.15
-"""Points an option may lose against the best and still be marked right (at least)."""
+MIN_TOLERANCE = INACCURACY.threshold
+"""Points an option may lose against the best and still be marked right (at least): the
+review's threshold for an inaccuracy."""
 CLEAR_MARGIN = 0.5
 """A best-card question is asked only where the best card beats the second by this much."""
 SCORE_TEXT = (
@@ -334,19 +336,6 @@ def call_question(rng: random.Random, level: int) -> Draft:
 # -- the best card -------------------------------------------------------------------------
 
 
-def masked_record(state: HandState, seat: Seat) -> dict[str, Any]:
-    """The record of the hand so far as ``seat`` knows it: its own cards, the upcard, the
-    auction and the play; every other card unknown."""
-    record = record_from_state(state)
-    for other in Seat:
-        if other is not seat:
-            record["hands"][other.value] = [UNKNOWN] * 5
-    del record["kitty"]
-    if record["discard"] is not None and seat is not state.dealer:
-        record["discard"] = UNKNOWN
-    return record
-
-
 def _card_decision(state: HandState, level: int) -> bool:
     seat = state.current_seat
     if seat is None or state.phase is not Phase.PLAY:
@@ -416,7 +405,7 @@ def _best_card_draft(
         "seat": seat.value,
         "hand": [str(c) for c in hand],
         "trick": [[s.value, str(c)] for s, c in cards],
-        "record": masked_record(state, seat),
+        "record": record_from_state(state.seen_by(seat)),
     }
     if state.alone:
         position["alone"] = state.maker.value

@@ -5,11 +5,24 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Draft", "Grading", "Question", "QuizError"]
+__all__ = ["Draft", "Explanation", "Grading", "Question", "QuizError"]
 
 
 class QuizError(ValueError):
     """A question asked for that cannot be made (an unknown skill, a bad level or seed)."""
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """Why a question's answer is right, as one explainer of its kind says it, for the
+    quiz's questions and the course's exercises alike."""
+
+    text: str
+    """Why the answer is right, in a sentence or two."""
+    feedback: dict[str, str] = field(default_factory=dict)
+    """For some choices, why that choice is right or wrong: told before ``text`` when that
+    choice is answered wrongly (or, where the answer is several choices, wrongly left out).
+    """
 
 
 @dataclass(frozen=True)

@@ -1,24 +1,36 @@
 """Questions about the table's rules: who leads the first trick, what a result scores.
 
-The answers are the engine's: the leader of the hand's first trick after the auction, and
-``scoring_row`` for the points.
+Each kind has one answer, worked out here from the engine for the quiz's questions and the
+course's exercises alike: :func:`lead_state` (the hand as its first trick is led) and
+:func:`points_scored` (``scoring_row``), with the course's explanations of them
+(:func:`explain_lead`, :func:`explain_points`), which ``lessons.content`` calls.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import asdict, replace
-from typing import Any
+from typing import Any, cast
 
-from games.engine.cards import Seat, Suit
+from games.engine.cards import Card, Seat, Suit, Team
+from games.engine.hand import Call, Discard, HandState, Phase
 from games.engine.rules import PRESETS, LoneLead, Points, Rules, format_rules
 from games.engine.scoring import scoring_row
 from games.engine.words import team_word
 
-from .question import Draft, Grading
-from .tricks import start_hand
+from .question import Draft, Explanation, Grading
+from .tricks import fixed_deal, skip_farmers
 
-__all__ = ["leader_question", "points_question", "rules_json"]
+__all__ = [
+    "explain_lead",
+    "explain_points",
+    "lead_state",
+    "leader_question",
+    "points_question",
+    "points_scored",
+    "rules_json",
+]
 
 
 def rules_json(rules: Rules, *options: str) -> dict[str, Any]:
@@ -34,6 +46,54 @@ def rules_json(rules: Rules, *options: str) -> dict[str, Any]:
 
 
 # -- the first lead --------------------------------------------------------------------------
+
+
+def lead_state(
+    rules: Rules, dealer: Seat, maker: Seat, *, alone: bool, defender_alone: Seat | None
+) -> HandState:
+    """The hand as its first trick is about to be led (the leader is its ``current_seat``):
+    ``maker`` orders up, alone or not, and ``defender_alone`` defends alone where it may.
+
+    Raises :class:`~games.engine.errors.IllegalActionError` where the rules forbid the call."""
+    state = fixed_deal(rules, dealer)
+    skip_farmers(state)
+    while state.current_seat is not maker:
+        state.apply(Call("pass"))
+    state.apply(Call("order_up", None, alone))
+    while state.phase is Phase.DEFEND:
+        seat = state.current_seat
+        state.apply(Call("defend_alone") if seat is defender_alone else Call("pass"))
+    if state.phase is Phase.DISCARD:
+        state.apply(Discard(cast(Card, state.hands[dealer][0])))
+    return state
+
+
+def explain_lead(state: HandState) -> Explanation:
+    """Why the seat to lead in ``state`` (a :func:`lead_state`) leads; of each seat sitting
+    out, that it never leads."""
+    dealer, maker, leader = state.dealer, state.maker, state.current_seat
+    assert maker is not None and leader is not None
+    sitting = [s for s in Seat if state.sits_out(s)]
+    if state.alone and state.rules.lone_lead == "left_of_maker":
+        first = maker.next
+        why = f"The lone maker is {maker.word}, and the seat on its left is {first.word}"
+    else:
+        first = dealer.next
+        why = f"The seat on the dealer's left ({dealer.word} dealt) is {first.word}"
+    if first in sitting:
+        why += (
+            f", but {first.word} sits out, so the lead passes on to the next seat playing: "
+            f"{leader.word}."
+        )
+    else:
+        why += f", who plays this hand and leads: {leader.word}."
+    if not state.alone and state.defender_alone is None:
+        why = (
+            f"The seat on the dealer's left always leads the first trick when nobody goes "
+            f"alone: {dealer.word} dealt, so {leader.word} leads."
+        )
+    feedback = {s.value: f"{s.word} sits out this hand and never leads." for s in sitting}
+    return Explanation(why, feedback)
 
 
 def leader_question(rng: random.Random, level: int) -> Draft:
@@ -52,10 +112,9 @@ def leader_question(rng: random.Random, level: int) -> Draft:
         # The interesting lone hands: the seat on the dealer's left is the one sitting out.
         maker = dealer.next.partner
     trump = rng.choice(list(Suit))
-    state = start_hand(
-        rng, rules, trump, maker, alone=alone, dealer=dealer, defender_alone=defender
-    )
-    leader = state.tricks[0].leader
+    state = lead_state(rules, dealer, maker, alone=alone, defender_alone=defender)
+    leader = state.current_seat
+    assert leader is not None
 
     position: dict[str, Any] = {
         "rules": rules_json(rules, "lone_lead", "defend_alone"),
@@ -75,27 +134,7 @@ def leader_question(rng: random.Random, level: int) -> Draft:
         else "the first lead of a lone hand goes to the first seat playing on the dealer's left"
     )
     prompt = ". ".join(facts) + f". At this table {lead_rule}. Who leads the first trick?"
-
-    sitting = [s for s in Seat if state.sits_out(s)]
-    if alone and lone_lead == "left_of_maker":
-        first = maker.next
-        why = f"The lone maker is {maker.word}, and the seat on its left is {first.word}"
-    else:
-        first = dealer.next
-        why = f"The seat on the dealer's left ({dealer.word} dealt) is {first.word}"
-    if first in sitting:
-        why += (
-            f", but {first.word} sits out, so the lead passes on to the next seat playing: "
-            f"{leader.word}."
-        )
-    else:
-        why += f", who plays this hand and leads: {leader.word}."
-    if not alone and defender is None:
-        why = (
-            f"The seat on the dealer's left always leads the first trick when nobody goes "
-            f"alone: {dealer.word} dealt, so {leader.word} leads."
-        )
-    feedback = {s.value: f"{s.word} sits out this hand and never leads." for s in sitting}
+    why = explain_lead(state)
     return Draft(
         kind="leader",
         prompt=prompt,
@@ -103,12 +142,35 @@ def leader_question(rng: random.Random, level: int) -> Draft:
         choices=[s.value for s in Seat],
         multiple=False,
         grading=Grading(
-            answer=[leader.value], accepted=[leader.value], explanation=why, feedback=feedback
+            answer=[leader.value],
+            accepted=[leader.value],
+            explanation=why.text,
+            feedback=why.feedback,
         ),
     )
 
 
 # -- points ------------------------------------------------------------------------------------
+
+
+def points_scored(
+    rules: Rules,
+    maker: Seat,
+    maker_tricks: int,
+    *,
+    no_trump: bool,
+    alone: bool,
+    defender_alone: bool,
+) -> tuple[str, int, Team]:
+    """The row of the scoring table a result falls in, its points and the team scoring."""
+    row, value, to_makers = scoring_row(
+        rules,
+        no_trump=no_trump,
+        alone=alone,
+        defender_alone=defender_alone,
+        maker_tricks=maker_tricks,
+    )
+    return row, value, maker.team if to_makers else maker.team.other
 
 
 _ROW_WORDS = {
@@ -158,15 +220,15 @@ def points_question(rng: random.Random, level: int) -> Draft:
     # Above level 1 the rows that catch people out (2 tricks, a march) come up more often.
     tricks = rng.choice([0, 1, 2, 3, 4, 5] if level == 1 else [0, 1, 2, 2, 3, 4, 5, 5])
     trump = "NT" if no_trump else rng.choice(list(Suit)).value
-    row, value, to_makers = scoring_row(
+    row, value, scorer = points_scored(
         rules,
+        maker,
+        tricks,
         no_trump=no_trump,
         alone=alone,
         defender_alone=defender is not None,
-        maker_tricks=tricks,
     )
     makers = maker.team
-    scorer = makers if to_makers else makers.other
     answer = f"{scorer.value} {value}"
 
     result: dict[str, Any] = {"trump": trump, "maker": maker.value, "alone": alone}
@@ -196,27 +258,17 @@ def points_question(rng: random.Random, level: int) -> Draft:
         table += f", no-trump make {p.no_trump_make}"
     prompt = f"{facts}. {table}. Which side scores, and how many points?"
 
-    explanation = _ROW_WORDS[row].format(
-        k=f"{tricks} trick" + ("" if tricks == 1 else "s"),
-        pts=f"{value} point" + ("" if value == 1 else "s"),
-        makers=team_word(makers),
-        defenders=team_word(makers.other),
-    )
-    if alone and row in ("make", "no_trump_make"):
-        explanation += " Going alone pays more only for a march; 3 or 4 tricks score as usual."
-    if defender is not None and to_makers:
-        explanation += " The lone defender failed: the makers score as usual."
-    if defender is not None and alone and not to_makers:
-        explanation += " A lone defender's euchre counts before a lone maker's."
     choices = [f"{team.value} {v}" for team in (makers, makers.other) for v in _point_values(rules)]
     choices = sorted(set(choices) | {answer}, key=lambda c: (c[:2], int(c[3:])))
-    side = "makers" if to_makers else "defenders"
-    feedback = {}
-    for choice in choices:
-        if choice[:2] != scorer.value:
-            feedback[choice] = f"Not {team_word(scorer.other)}: the {side} score this hand."
-        elif choice != answer:
-            feedback[choice] = f"Not {choice[3:]}: this result is worth {value} at this table."
+    why = explain_points(
+        rules,
+        maker,
+        tricks,
+        no_trump=no_trump,
+        alone=alone,
+        defender_alone=defender is not None,
+        choices=choices,
+    )
     return Draft(
         kind="points",
         prompt=prompt,
@@ -224,6 +276,54 @@ def points_question(rng: random.Random, level: int) -> Draft:
         choices=choices,
         multiple=False,
         grading=Grading(
-            answer=[answer], accepted=[answer], explanation=explanation, feedback=feedback
+            answer=[answer], accepted=[answer], explanation=why.text, feedback=why.feedback
         ),
     )
+
+
+def explain_points(
+    rules: Rules,
+    maker: Seat,
+    maker_tricks: int,
+    *,
+    no_trump: bool,
+    alone: bool,
+    defender_alone: bool,
+    choices: list[str],
+    score: Mapping[str, int] | None = None,
+) -> Explanation:
+    """What a result scores (:func:`points_scored`) and for whom, and of each other of
+    ``choices`` (``"NS 2"``) why it is wrong; with the ``score`` before the hand, whether
+    the hand wins the game."""
+    row, value, scorer = points_scored(
+        rules, maker, maker_tricks, no_trump=no_trump, alone=alone, defender_alone=defender_alone
+    )
+    makers = maker.team
+    to_makers = scorer is makers
+    explanation = _ROW_WORDS[row].format(
+        k=f"{maker_tricks} trick" + ("" if maker_tricks == 1 else "s"),
+        pts=f"{value} point" + ("" if value == 1 else "s"),
+        makers=team_word(makers),
+        defenders=team_word(makers.other),
+    )
+    if alone and row in ("make", "no_trump_make"):
+        explanation += " Going alone pays more only for a march; 3 or 4 tricks score as usual."
+    if defender_alone and to_makers:
+        explanation += " The lone defender failed: the makers score as usual."
+    if defender_alone and alone and not to_makers:
+        explanation += " A lone defender's euchre counts before a lone maker's."
+    if score is not None:
+        total = score[str(scorer)] + value
+        explanation += f" That brings {team_word(scorer)} to {total} points in a game to "
+        explanation += f"{rules.target}" + (
+            ", so they win it." if total >= rules.target else "; the game goes on."
+        )
+    answer = f"{scorer.value} {value}"
+    side = "makers" if to_makers else "defenders"
+    feedback = {}
+    for choice in choices:
+        if choice[:2] != scorer.value:
+            feedback[choice] = f"Not {team_word(scorer.other)}: the {side} score this hand."
+        elif choice != answer:
+            feedback[choice] = f"Not {choice[3:]}: this result is worth {value} at this table."
+    return Explanation(explanation, feedback)

@@ -1,15 +1,21 @@
 """Questions about cards in play: the suit a card belongs to, the trumps of a hand, the cards
 that may be played, the card that wins a trick.
 
-Positions come from real hands: dealt by the engine, trump named, cards played by its rules
-(with the players favouring the cards a skill is about), so every trick could have happened.
-The answers are the engine's: ``effective_suit``, ``legal_cards``, ``trick_winner``.
+Each kind has one answer, worked out here from the engine's ``effective_suit`` and
+``power`` (:func:`trick_winner`, :func:`trumps_in`, :func:`playable`), for the quiz's
+questions and the course's exercises alike, and one explanation of it
+(:func:`explain_trick`, :func:`explain_trumps`, :func:`explain_legal`,
+:func:`explain_effective_suit`), which the questions and ``lessons.content`` both use.
+
+The quiz's positions come from real hands: dealt by the engine, trump named, cards played
+by its rules (with the players favouring the cards a skill is about), so every trick could
+have happened.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from games.engine.cards import (
     ALL_CARDS,
@@ -20,20 +26,36 @@ from games.engine.cards import (
     Suit,
     bower,
     effective_suit,
+    power,
     sort_cards,
 )
 from games.engine.game import deal
 from games.engine.hand import NT, Call, HandState, Phase, Play
 from games.engine.rules import PRESETS, Rules
-from games.engine.words import capital, the, the_cards, trick_text, trump_sentence, what_it_is
+from games.engine.words import (
+    capital,
+    the,
+    the_cards,
+    trick_text,
+    trump_sentence,
+    what_it_is,
+)
 
-from .question import Draft, Grading
+from .question import Draft, Explanation, Grading
 
 __all__ = [
     "effective_suit_question",
-    "is_left_bower",
+    "explain_effective_suit",
+    "explain_legal",
+    "explain_trick",
+    "explain_trumps",
+    "fixed_deal",
     "legal_question",
+    "playable",
+    "skip_farmers",
     "start_hand",
+    "trick_winner",
+    "trumps_in",
     "trumps_question",
     "winner_question",
 ]
@@ -46,12 +68,62 @@ that a few dozen always do."""
 Trick = list[tuple[Seat, Card]]
 
 
-def is_left_bower(card: Card, trump: Suit | None) -> bool:
+def _is_left(card: Card, trump: Suit | None) -> bool:
     return bower(card, trump) is Bower.LEFT
 
 
-def _is_bower(card: Card, trump: Suit | None) -> bool:
-    return bower(card, trump) is not None
+# -- the answers ---------------------------------------------------------------------------
+
+
+def trick_winner(trick: Trick, trump: Suit | None) -> Card:
+    """The card that takes ``trick`` (its cards in the order played) under ``trump``."""
+    led = effective_suit(trick[0][1], trump)
+    return max(trick, key=lambda play: power(play[1], trump, led))[1]
+
+
+def trumps_in(hand: list[Card], trump: Suit) -> list[Card]:
+    """The trumps of ``hand``, in its order: the left bower among them."""
+    return [c for c in hand if effective_suit(c, trump) is trump]
+
+
+def playable(hand: list[Card], trick: Trick, trump: Suit | None) -> list[Card]:
+    """The cards of ``hand`` that may be played to ``trick``: those that follow the suit
+    led, or any card when none does (and any card to lead)."""
+    if not trick:
+        return list(hand)
+    led = effective_suit(trick[0][1], trump)
+    following = [c for c in hand if effective_suit(c, trump) is led]
+    return following or list(hand)
+
+
+# -- positions -----------------------------------------------------------------------------
+
+
+def fixed_deal(
+    rules: Rules,
+    dealer: Seat,
+    upcard: Card | None = None,
+    fixed: Mapping[Seat, list[Card]] | None = None,
+) -> HandState:
+    """A deal in which ``fixed`` seats hold the given cards; the rest is filled in order."""
+    fixed = fixed or {}
+    used = {c for cards in fixed.values() for c in cards}
+    spare = [c for c in ALL_CARDS if c not in used and c != upcard]
+    if upcard is None:
+        upcard = spare.pop()
+    hands: dict[Seat, list[Card | None]] = {}
+    for seat in Seat:
+        if seat in fixed:
+            hands[seat] = list(fixed[seat])
+        else:
+            hands[seat], spare = list(spare[:5]), spare[5:]
+    return HandState(rules, dealer, hands, upcard, list(spare[:3]))
+
+
+def skip_farmers(state: HandState) -> None:
+    """Let every seat keep its hand where the table plays the farmer's hand."""
+    while state.phase is Phase.FARMER:
+        state.apply(PASS)
 
 
 def start_hand(
@@ -103,15 +175,25 @@ def _play_one(state: HandState, rng: random.Random, favour: Favour) -> None:
 # -- effective suit ------------------------------------------------------------------------
 
 
-def _explain_suit(card: Card, trump: Suit | None) -> str:
+def explain_effective_suit(card: Card, trump: Suit | None) -> Explanation:
+    """Which suit ``card`` belongs to in play under ``trump``, and why; its printed suit,
+    where that is wrong, is told so."""
+    feedback = {}
+    if trump is not None and effective_suit(card, trump) is not card.suit:
+        feedback[card.suit.value] = f"Not {card.suit.plural}."
+    return Explanation(_why_suit(card, trump), feedback)
+
+
+def _why_suit(card: Card, trump: Suit | None) -> str:
     if trump is None:
         return f"At no-trump there are no bowers: {the(card)} is simply a {card.suit.plural[:-1]}."
-    if is_left_bower(card, trump):
+    which = bower(card, trump)
+    if which is Bower.LEFT:
         return (
             f"With {trump.plural} trump, {the(card)} is the left bower: it belongs to "
             f"{trump.plural}, the trump suit, not to {card.suit.plural}."
         )
-    if bower(card, trump) is Bower.RIGHT:
+    if which is Bower.RIGHT:
         return f"{capital(the(card))} is the right bower, the highest trump: it stays a trump."
     if card.rank is Rank.JACK:
         return (
@@ -135,10 +217,7 @@ def effective_suit_question(rng: random.Random, level: int, *, focus_left: bool)
     else:
         card = rng.choice(ALL_CARDS)
     suit = effective_suit(card, trump)
-    explanation = _explain_suit(card, trump)
-    feedback = {}
-    if trump is not None and suit is not card.suit:
-        feedback[card.suit.value] = f"Not {card.suit.plural}."
+    why = explain_effective_suit(card, trump)
     position: dict[str, object] = {"trump": "NT" if trump is None else trump.value}
     position["card"] = str(card)
     if trump is None:
@@ -151,7 +230,7 @@ def effective_suit_question(rng: random.Random, level: int, *, focus_left: bool)
         choices=[s.value for s in Suit],
         multiple=False,
         grading=Grading(
-            answer=[suit.value], accepted=[suit.value], explanation=explanation, feedback=feedback
+            answer=[suit.value], accepted=[suit.value], explanation=why.text, feedback=why.feedback
         ),
     )
 
@@ -162,8 +241,8 @@ def effective_suit_question(rng: random.Random, level: int, *, focus_left: bool)
 def trumps_question(rng: random.Random, level: int, *, focus_left: bool) -> Draft:
     """Which of these cards are trump? The left bower is the one to count."""
     trump = rng.choice(list(Suit))
-    left = next(c for c in ALL_CARDS if is_left_bower(c, trump))
-    right = next(c for c in ALL_CARDS if c.rank is Rank.JACK and c.suit is trump)
+    left = next(c for c in ALL_CARDS if bower(c, trump) is Bower.LEFT)
+    right = next(c for c in ALL_CARDS if bower(c, trump) is Bower.RIGHT)
     deck = list(ALL_CARDS)
     rng.shuffle(deck)
     hand = deck[:5]
@@ -178,7 +257,28 @@ def trumps_question(rng: random.Random, level: int, *, focus_left: bool) -> Draf
         if card not in hand:
             hand[next(i for i, c in enumerate(hand) if c not in wanted)] = card
     hand = [c for c in sort_cards(list(hand)) if c is not None]
-    trumps = [c for c in hand if effective_suit(c, trump) is trump]
+    trumps = trumps_in(hand, trump)
+    why = explain_trumps(hand, trump)
+    return Draft(
+        kind="trumps",
+        prompt=f"{trump_sentence(trump)} Which cards of this hand are trumps? Choose every one.",
+        position={"trump": trump.value, "hand": [str(c) for c in hand]},
+        choices=[str(c) for c in hand],
+        multiple=True,
+        grading=Grading(
+            answer=[str(c) for c in trumps],
+            accepted=[str(c) for c in trumps],
+            explanation=why.text,
+            feedback=why.feedback,
+        ),
+    )
+
+
+def explain_trumps(hand: list[Card], trump: Suit) -> Explanation:
+    """Which cards of ``hand`` are trump (:func:`trumps_in`), and of each card why it is
+    or is not."""
+    trumps = trumps_in(hand, trump)
+    left = next(c for c in ALL_CARDS if bower(c, trump) is Bower.LEFT)
     feedback = {}
     for card in hand:
         if effective_suit(card, trump) is trump:
@@ -201,19 +301,7 @@ def trumps_question(rng: random.Random, level: int, *, focus_left: bool) -> Draf
         )
     if left in hand:
         explanation += f" {capital(the(left))} counts as a {trump.plural[:-1]}."
-    return Draft(
-        kind="trumps",
-        prompt=f"{trump_sentence(trump)} Which cards of this hand are trumps? Choose every one.",
-        position={"trump": trump.value, "hand": [str(c) for c in hand]},
-        choices=[str(c) for c in hand],
-        multiple=True,
-        grading=Grading(
-            answer=[str(c) for c in trumps],
-            accepted=[str(c) for c in trumps],
-            explanation=explanation,
-            feedback=feedback,
-        ),
-    )
+    return Explanation(explanation, feedback)
 
 
 # -- tricks in play ------------------------------------------------------------------------
@@ -229,7 +317,7 @@ def _situation(rng: random.Random, *, lone: bool, no_trump: bool) -> tuple[Suit 
 
 def _favour(trump: Suit | None, *, focus_left: bool, level: int) -> Favour:
     if focus_left:
-        return lambda c: _is_bower(c, trump)
+        return lambda c: bower(c, trump) is not None
     if level >= 2:
         return lambda c: trump is not None and effective_suit(c, trump) is trump
     return lambda c: False
@@ -255,7 +343,7 @@ def _lone_sentence(state: HandState) -> str:
 def _led_sentence(trick: Trick, trump: Suit | None) -> str:
     seat, lead = trick[0]
     led = effective_suit(lead, trump)
-    if is_left_bower(lead, trump):
+    if _is_left(lead, trump):
         assert trump is not None
         return (
             f"{seat.word} led {the(lead)}, the left bower: it is a {trump.plural[:-1]}, "
@@ -267,10 +355,10 @@ def _led_sentence(trick: Trick, trump: Suit | None) -> str:
 def _wants_winner(trick: Trick, trump: Suit | None, level: int, focus_left: bool) -> bool:
     cards = [c for _, c in trick]
     if focus_left:
-        if not any(is_left_bower(c, trump) for c in cards):
+        if not any(_is_left(c, trump) for c in cards):
             return False
         if level == 3:
-            return any(_is_bower(c, trump) and not is_left_bower(c, trump) for c in cards) or (
+            return any(bower(c, trump) is Bower.RIGHT for c in cards) or (
                 trump is not None and any(c.suit is trump.same_colour for c in cards[:1])
             )
         return True
@@ -299,12 +387,34 @@ def winner_question(rng: random.Random, level: int, *, focus_left: bool) -> Draf
 
 
 def _winner_draft(state: HandState, number: int, trump: Suit | None) -> Draft:
-    done = state.tricks[number]
-    trick = list(done.cards)
-    assert done.led is not None
-    led = done.led
-    winner_seat = state.trick_winner(done)
-    winner = next(c for s, c in trick if s is winner_seat)
+    trick = list(state.tricks[number].cards)
+    winner = trick_winner(trick, trump)
+    why = explain_trick(trick, trump)
+    position = _base_position(state, trump)
+    position["trick"] = [[seat.value, str(card)] for seat, card in trick]
+    prompt = (
+        f"{trump_sentence(trump)}{_lone_sentence(state)} The trick, in the order played: "
+        f"{trick_text(trick)}. Which card wins the trick?"
+    )
+    return Draft(
+        kind="winner",
+        prompt=prompt,
+        position=position,
+        choices=[str(card) for _, card in trick],
+        multiple=False,
+        grading=Grading(
+            answer=[str(winner)],
+            accepted=[str(winner)],
+            explanation=why.text,
+            feedback=why.feedback,
+        ),
+    )
+
+
+def explain_trick(trick: Trick, trump: Suit | None) -> Explanation:
+    """Why :func:`trick_winner` takes ``trick``, and of each other card why it loses."""
+    led = effective_suit(trick[0][1], trump)
+    winner = trick_winner(trick, trump)
     trumps = [c for _, c in trick if trump is not None and effective_suit(c, trump) is trump]
     sentences = [_led_sentence(trick, trump)]
     if winner in trumps:
@@ -315,7 +425,7 @@ def _winner_draft(state: HandState, number: int, trump: Suit | None) -> Draft:
             sentences.append(f"The highest trump wins: {what_it_is(winner, trump)} beats {listed}.")
         else:
             sentences.append(f"{capital(what_it_is(winner, trump))} is the only trump, so it wins.")
-        if is_left_bower(winner, trump):
+        if _is_left(winner, trump):
             beaten = [c for _, c in trick if c.suit is winner.suit and c != winner]
             if beaten:
                 sentences.append(
@@ -348,25 +458,7 @@ def _winner_draft(state: HandState, number: int, trump: Suit | None) -> Draft:
                 "so it cannot win."
             )
         feedback[str(card)] = why
-    position = _base_position(state, trump)
-    position["trick"] = [[seat.value, str(card)] for seat, card in trick]
-    prompt = (
-        f"{trump_sentence(trump)}{_lone_sentence(state)} The trick, in the order played: "
-        f"{trick_text(trick)}. Which card wins the trick?"
-    )
-    return Draft(
-        kind="winner",
-        prompt=prompt,
-        position=position,
-        choices=[str(card) for _, card in trick],
-        multiple=False,
-        grading=Grading(
-            answer=[str(winner)],
-            accepted=[str(winner)],
-            explanation=" ".join(sentences),
-            feedback=feedback,
-        ),
-    )
+    return Explanation(" ".join(sentences), feedback)
 
 
 def _wants_legal(state: HandState, level: int, focus_left: bool) -> bool:
@@ -377,11 +469,11 @@ def _wants_legal(state: HandState, level: int, focus_left: bool) -> bool:
     trump = state.trump
     hand = [c for c in state.hands[seat] if c is not None]
     lead = trick.cards[0][1]
-    left_held = any(is_left_bower(c, trump) for c in hand)
+    left_held = any(_is_left(c, trump) for c in hand)
     if focus_left or level >= 2:
         # The left bower held when its own printed suit is led, or led itself.
         return (left_held and (lead.suit is _left_suit(trump) or trick.led is trump)) or (
-            is_left_bower(lead, trump)
+            _is_left(lead, trump)
         )
     return True
 
@@ -407,22 +499,56 @@ def legal_question(rng: random.Random, level: int, *, focus_left: bool) -> Draft
 def _legal_draft(state: HandState, trump: Suit | None) -> Draft:
     seat = state.current_seat
     trick = state.current_trick
-    assert seat is not None and trick is not None and trick.led is not None
+    assert seat is not None and trick is not None
     hand = [c for c in sort_cards(list(state.hands[seat])) if c is not None]
-    legal = state.legal_cards(seat)
-    led = trick.led
     cards = list(trick.cards)
+    why = explain_legal(hand, cards, trump)
+    position = _base_position(state, trump)
+    position["seat"] = seat.value
+    position["hand"] = [str(c) for c in hand]
+    position["trick"] = [[s.value, str(c)] for s, c in cards]
+    prompt = (
+        f"{trump_sentence(trump)}{_lone_sentence(state)} You are {seat.word}. The trick so "
+        f"far: {trick_text(cards)}. Which of your cards may you play? Choose every one."
+    )
+    legal = playable(hand, cards, trump)
+    answer = [str(c) for c in hand if c in legal]
+    return Draft(
+        kind="legal",
+        prompt=prompt,
+        position=position,
+        choices=[str(c) for c in hand],
+        multiple=True,
+        grading=Grading(
+            answer=answer, accepted=answer, explanation=why.text, feedback=why.feedback
+        ),
+    )
+
+
+def explain_legal(
+    hand: list[Card], trick: Trick, trump: Suit | None, seat: Seat | None = None
+) -> Explanation:
+    """Which cards of ``hand`` may be played to ``trick`` (:func:`playable`), and of each
+    card why it may or may not; ``seat`` holds the hand (``None``: the learner, "you")."""
+    if not trick:
+        return Explanation("Whoever leads may lead any card.")
+    who = "you" if seat is None else seat.word
+    holds = "hold" if seat is None else "holds"
+    led = effective_suit(trick[0][1], trump)
+    legal = playable(hand, trick, trump)
     following = [c for c in hand if effective_suit(c, trump) is led]
-    sentences = [_led_sentence(cards, trump)]
+    sentences = [_led_sentence(trick, trump)]
     if following:
         sentences.append(
-            f"You can follow suit with {the_cards(following)}, so you must play "
+            f"{capital(who)} can follow suit with {the_cards(following)}, so {who} must play "
             + ("it." if len(following) == 1 else "one of them.")
         )
     else:
-        sentences.append(f"You hold no {led.plural[:-1]}, so you may play any card.")
+        sentences.append(
+            f"{capital(who)} {holds} no {led.plural[:-1]}, so {who} may play any card."
+        )
     for card in hand:
-        if is_left_bower(card, trump) and trump is not None:
+        if _is_left(card, trump) and trump is not None:
             if led is trump:
                 sentences.append(f"{capital(the(card))} is the left bower, a trump: it follows.")
             elif led is card.suit:
@@ -436,31 +562,13 @@ def _legal_draft(state: HandState, trump: Suit | None) -> Draft:
         if card in legal and card in following:
             why = f"{capital(what_it_is(card, trump))} follows {led.plural}, so it may be played."
         elif card in legal:
-            why = f"{capital(the(card))} may be played: you hold no {one}."
-        elif is_left_bower(card, trump):
+            why = f"{capital(the(card))} may be played: {who} {holds} no {one}."
+        elif _is_left(card, trump):
             why = (
                 f"{capital(what_it_is(card, trump))} may not be played: it is no {one}, and "
-                f"you can follow {led.plural}."
+                f"{who} can follow {led.plural}."
             )
         else:
-            why = f"{capital(the(card))} may not be played: you can follow {led.plural}."
+            why = f"{capital(the(card))} may not be played: {who} can follow {led.plural}."
         feedback[str(card)] = why
-    position = _base_position(state, trump)
-    position["seat"] = seat.value
-    position["hand"] = [str(c) for c in hand]
-    position["trick"] = [[s.value, str(c)] for s, c in cards]
-    prompt = (
-        f"{trump_sentence(trump)}{_lone_sentence(state)} You are {seat.word}. The trick so "
-        f"far: {trick_text(cards)}. Which of your cards may you play? Choose every one."
-    )
-    answer = [str(c) for c in hand if c in legal]
-    return Draft(
-        kind="legal",
-        prompt=prompt,
-        position=position,
-        choices=[str(c) for c in hand],
-        multiple=True,
-        grading=Grading(
-            answer=answer, accepted=answer, explanation=" ".join(sentences), feedback=feedback
-        ),
-    )
+    return Explanation(" ".join(sentences), feedback)

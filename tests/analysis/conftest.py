@@ -4,6 +4,8 @@ from typing import Any
 import pytest
 
 from analysis import models
+from analysis.solver.review import DecisionReview, Review, ReviewParams
+from games.engine.cards import Seat
 
 
 class FakeReview:
@@ -17,9 +19,21 @@ class FakeReview:
         self.failing_calls = 1_000
         """With `error`: how many calls raise it before the review goes through."""
 
+    @staticmethod
+    def decision(n: int) -> DecisionReview:
+        """The fake review's decision `n`."""
+        return DecisionReview(kind="call", seat=Seat.N, chosen=f"choice {n}")
+
+    def decisions_json(self) -> list[dict[str, Any]]:
+        """The JSON of the fake review's decisions."""
+        return [self.decision(n).to_json() for n in range(self.decisions)]
+
     def __call__(
-        self, record: Any, params: Any, progress: Callable[[int, int], None] | None = None
-    ) -> dict[str, Any]:
+        self,
+        record: Any,
+        params: ReviewParams,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> Review:
         self.calls += 1
         assert progress is not None
         for done in range(self.decisions + 1):
@@ -28,11 +42,12 @@ class FakeReview:
                 self.on_progress(done, self.decisions)
             if self.error is not None and done == 2 and self.calls <= self.failing_calls:
                 raise self.error
-        return {
-            "result": {"call": self.calls},
-            "decisions": [{"n": n} for n in range(self.decisions)],
-            "params": params.to_json(),
-        }
+        return Review(
+            result={"call": self.calls},
+            decisions=tuple(self.decision(n) for n in range(self.decisions)),
+            solver_version="fake",
+            params=params,
+        )
 
 
 @pytest.fixture

@@ -38,7 +38,7 @@ def test_the_owner_sees_the_queued_analysis_of_a_new_hand(
     response = client.get(url(hand))
     assert response.status_code == 202
     body = response.json()
-    job = AnalysisJob.objects.get(hand=hand)
+    job = hand.analysis_jobs.get()
     assert body["id"] == job.pk and body["hand"] == hand.pk
     assert (body["status"], body["queue"], body["result"]) == ("queued", "interactive", None)
     assert body["params"] == {"samples": 100, "seed": 0}
@@ -50,13 +50,13 @@ def test_the_owner_sees_the_queued_analysis_of_a_new_hand(
 def test_a_finished_analysis_gives_the_review(
     client: Client, owner: User, hand: Hand, fake_review: FakeReview
 ) -> None:
-    AnalysisJob.objects.get(hand=hand).run("worker@one")
+    hand.analysis_jobs.get().run("worker@one")
     client.force_login(owner)
     response = client.get(url(hand))
     assert response.status_code == 200
     body = response.json()
     assert body["status"] == "done" and body["progress"] == {"done": 4, "total": 4}
-    assert body["result"]["decisions"] == [{"n": n} for n in range(4)]
+    assert body["result"]["decisions"] == fake_review.decisions_json()
     assert body["finished_at"] and body["error"] == ""
 
 
@@ -64,7 +64,7 @@ def test_a_failed_analysis_gives_its_error(
     client: Client, owner: User, hand: Hand, fake_review: FakeReview
 ) -> None:
     fake_review.error = ValueError("no legal card")
-    AnalysisJob.objects.get(hand=hand).run("worker@one")
+    hand.analysis_jobs.get().run("worker@one")
     client.force_login(owner)
     body = client.get(url(hand)).json()
     assert (body["status"], body["error"]) == ("failed", "ValueError: no legal card")
@@ -108,7 +108,7 @@ def test_asking_with_new_parameters_queues_a_new_analysis(
     assert response.status_code == 202
     body = response.json()
     assert body["params"] == {"samples": 500, "seed": 7} and body["status"] == "queued"
-    assert AnalysisJob.objects.filter(hand=hand).count() == 2
+    assert hand.analysis_jobs.count() == 2
     assert client.get(url(hand)).json()["id"] == body["id"]  # the latest is shown
 
 
@@ -117,22 +117,24 @@ def test_asking_again_with_the_same_parameters_gives_the_same_analysis(
 ) -> None:
     client.force_login(owner)
     first = post(client, hand, {})
-    assert first.json()["id"] == AnalysisJob.objects.get(hand=hand).pk
+    assert first.json()["id"] == hand.analysis_jobs.get().pk
     assert post(client, hand, {"params": {"samples": 100}}).json()["id"] == first.json()["id"]
     assert AnalysisJob.objects.count() == 1
 
 
-def test_asking_for_an_identical_hand_gives_the_cached_review_at_once(
+def test_an_identical_hand_of_another_owner_gives_the_one_review_at_once(
     client: Client, owner: User, stranger: User, hand: Hand, fake_review: FakeReview
 ) -> None:
-    AnalysisJob.objects.get(hand=hand).run("worker@one")
+    job = hand.analysis_jobs.get()
+    job.run("worker@one")
     bobs, _ = Hand.objects.create_from_record(stranger, played_record(1))
     client.force_login(stranger)
     response = client.get(url(bobs))
     assert response.status_code == 200
     body = response.json()
-    assert body["hand"] == bobs.pk and body["from_cache"] is True
-    assert body["result"]["decisions"] == [{"n": n} for n in range(4)]
+    # The job belongs to the record: Bob's hand has Alice's job, answered for his hand.
+    assert body["hand"] == bobs.pk and body["id"] == job.pk and body["status"] == "done"
+    assert body["result"]["decisions"] == fake_review.decisions_json()
     assert fake_review.calls == 1
 
 
@@ -162,7 +164,7 @@ def test_giving_the_current_solver_version_redoes_an_older_analysis(
     fake_review: FakeReview,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    old = AnalysisJob.objects.get(hand=hand)
+    old = hand.analysis_jobs.get()
     old.run("worker@one")
     for module in (models, serializers):
         monkeypatch.setattr(module, "SOLVER_VERSION", "99")

@@ -8,16 +8,21 @@ in this process.
 import itertools
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import pytest
-from django.db import OperationalError
+from django.db import IntegrityError, OperationalError
 
 from accounts.models import User
 from analysis import models, tasks
 from analysis.models import AnalysisJob, AnalysisResult, TransientJobError
-from analysis.solver.review import SOLVER_VERSION, ReviewParams
-from games.engine.record import RecordError
+from analysis.signals import review_finished
+from analysis.solver.hindsight import dd_table, double_dummy
+from analysis.solver.judgement import BLUNDER, INACCURACY, MISTAKE
+from analysis.solver.review import SOLVER_VERSION, Review, ReviewParams
+from games.engine.errors import RecordError
+from games.engine.record import parse_record
 from games.models import Hand
 from tests.conftest import Sent, played_record
 
@@ -35,7 +40,7 @@ def make_hand(owner: User, seed: int = 1, **options: Any) -> Hand:
 
 
 def job_of(hand: Hand) -> AnalysisJob:
-    return AnalysisJob.objects.get(hand=hand)
+    return hand.analysis_jobs.get()
 
 
 # -- asking for an analysis ----------------------------------------------------------------
@@ -87,12 +92,20 @@ def test_the_same_hand_sent_twice_by_one_owner_is_kept_once(owner: User, strange
     assert again == first and not created
     bobs, created = Hand.objects.create_from_record(stranger, played_record(1))
     assert created and bobs != first
-    assert AnalysisJob.objects.count() == 2
+    # Jobs belong to records: the two owners' identical hands share one.
+    assert AnalysisJob.objects.count() == 1
+    assert job_of(first) == job_of(bobs)
+
+
+def test_a_job_carries_the_canonical_record_it_reviews(owner: User) -> None:
+    hand = make_hand(owner)
+    job = job_of(hand)
+    assert (job.record, job.record_hash) == (hand.record, hand.record_hash)
 
 
 def test_asking_again_with_the_same_parameters_reuses_the_job(owner: User) -> None:
     hand = make_hand(owner)
-    job, created = AnalysisJob.objects.request(hand)
+    job, created = hand.request_analysis()
     assert job == job_of(hand) and not created
 
 
@@ -101,7 +114,7 @@ def test_asking_interactively_for_a_job_waiting_on_bulk_moves_it_to_interactive(
 ) -> None:
     hand = make_hand(owner, queue="bulk")
     with django_capture_on_commit_callbacks(execute=True):
-        job, _ = AnalysisJob.objects.request(hand, queue="interactive")
+        job, _ = hand.request_analysis(queue="interactive")
     assert job.queue == "interactive"
     assert sent == [Sent(job.pk, "interactive")]
 
@@ -125,13 +138,13 @@ def test_a_finished_review_updates_the_hands_count_of_mistakes_at_once(
     owner: User, fake_review: FakeReview, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     hand = make_hand(owner)
-    marked = [{"class": "blunder"}, {"class": "inaccuracy"}, {"class": "mistake"}, {}]
+    marks = [BLUNDER, INACCURACY, MISTAKE, None]
     original = fake_review.__call__
 
-    def with_marks(*args: Any, **kwargs: Any) -> dict[str, Any]:
+    def with_marks(*args: Any, **kwargs: Any) -> Review:
         review = original(*args, **kwargs)
-        review["decisions"] = marked
-        return review
+        marked = tuple(replace(d, mark=m) for d, m in zip(review.decisions, marks, strict=True))
+        return replace(review, decisions=marked)
 
     monkeypatch.setattr(models, "review_hand", with_marks)
     job_of(hand).run("worker@one")
@@ -141,13 +154,18 @@ def test_a_finished_review_updates_the_hands_count_of_mistakes_at_once(
 
 def test_the_real_review_of_a_hand_has_one_entry_per_decision(owner: User) -> None:
     hand = make_hand(owner)
-    job, _ = AnalysisJob.objects.request(hand, ReviewParams(samples=1))
+    job, _ = hand.request_analysis(ReviewParams(samples=1))
     job.run("worker@one")
     job.refresh_from_db()
     assert job.status == "done", job.error
-    review = job.result.review
-    assert len(review["decisions"]) == job.progress_total == job.progress_done > 0
-    assert review["params"] == {"samples": 1, "seed": 0}
+    review = job.result.as_review()
+    assert len(review.decisions) == job.progress_total == job.progress_done > 0
+    assert review.params == ReviewParams(samples=1, seed=0)
+    assert Review.from_json(job.result.review).to_json() == job.result.review
+    # The deal's double-dummy table is worked out with the review, not on a page.
+    table = job.result.double_dummy()
+    assert table is not None and table.error == ""
+    assert table.table == dd_table(parse_record(hand.record))
 
 
 def test_a_finished_job_is_not_run_again(owner: User, fake_review: FakeReview) -> None:
@@ -316,57 +334,67 @@ def test_a_worker_with_another_solver_version_leaves_the_job_to_another(
 # -- the cache -----------------------------------------------------------------------------
 
 
-def test_a_duplicate_request_reuses_the_cached_review_without_running_it(
+def test_a_new_job_whose_review_is_stored_is_answered_without_a_worker(
     owner: User,
-    stranger: User,
     fake_review: FakeReview,
     sent: list[Sent],
     django_capture_on_commit_callbacks: Commit,
 ) -> None:
-    job_of(make_hand(owner)).run("worker@one")
+    hand = make_hand(owner)
+    job_of(hand).run("worker@one")
+    result = job_of(hand).result
+    AnalysisJob.objects.all().delete()  # the result outlives its job
     with django_capture_on_commit_callbacks(execute=True):
-        bobs = job_of(make_hand(stranger))  # another owner, the same record
-    assert (bobs.status, bobs.from_cache) == ("done", True)
-    assert bobs.result == job_of(Hand.objects.get(owner=owner)).result
-    assert (bobs.progress_done, bobs.progress_total) == (4, 4)
+        job, created = hand.request_analysis()
+    assert created and (job.status, job.from_cache, job.result) == ("done", True, result)
+    assert (job.progress_done, job.progress_total) == (4, 4)
     assert fake_review.calls == 1 and sent == []  # no worker involved
 
 
-def test_identical_jobs_queued_meanwhile_are_answered_by_the_one_review(
+def test_a_job_answered_by_a_review_stored_without_its_table_fills_the_table_in(
+    owner: User, fake_review: FakeReview
+) -> None:
+    hand = make_hand(owner)
+    job_of(hand).run("worker@one")
+    result = job_of(hand).result
+    AnalysisResult.objects.filter(pk=result.pk).update(dd_table=None)  # stored before tables
+    AnalysisJob.objects.filter(pk=job_of(hand).pk).update(status="queued")
+    job_of(hand).run("worker@two")
+    result.refresh_from_db()
+    assert job_of(hand).from_cache and fake_review.calls == 1
+    assert result.double_dummy() == double_dummy(parse_record(hand.record))
+
+
+def test_identical_hands_of_two_owners_are_answered_by_the_one_review(
     owner: User, stranger: User, fake_review: FakeReview
 ) -> None:
-    first = job_of(make_hand(owner))
-    second = job_of(make_hand(stranger))
-    first.run("worker@one")
-    second.refresh_from_db()
-    assert (second.status, second.from_cache, second.result) == ("done", True, first.result)
-    second.run("worker@two")
+    alices, bobs = make_hand(owner), make_hand(stranger)
+    assert job_of(alices) == job_of(bobs)
+    job_of(alices).run("worker@one")
+    job_of(bobs).run("worker@two")
     assert fake_review.calls == 1
+    assert alices.review() == bobs.review() is not None
+    assert alices.latest_result() == bobs.latest_result() == job_of(bobs).result
 
 
-def test_a_job_waits_for_an_identical_one_already_running(
-    owner: User, stranger: User, fake_review: FakeReview
-) -> None:
-    first = job_of(make_hand(owner))
-    second = job_of(make_hand(stranger))
-
-    def meanwhile(done: int, total: int) -> None:
-        if done == 1:
-            second.run("worker@two")
-            row = AnalysisJob.objects.get(pk=second.pk)
-            assert (row.status, row.attempts) == ("queued", 0)
-
-    fake_review.on_progress = meanwhile
-    first.run("worker@one")
-    second.refresh_from_db()
-    assert (second.status, second.result) == ("done", first.result)
-    assert fake_review.calls == 1
+def test_a_record_has_one_job_for_given_parameters_and_solver(owner: User) -> None:
+    hand = make_hand(owner)
+    job = job_of(hand)
+    assert AnalysisJob.objects.request(hand.record, hand.record_hash) == (job, False)
+    with pytest.raises(IntegrityError):
+        AnalysisJob.objects.create(
+            record=hand.record,
+            record_hash=hand.record_hash,
+            params=job.params,
+            params_key=job.params_key,
+            solver_version=job.solver_version,
+        )
 
 
 def test_other_parameters_are_analysed_afresh(owner: User, fake_review: FakeReview) -> None:
     hand = make_hand(owner)
     job_of(hand).run("worker@one")
-    job, created = AnalysisJob.objects.request(hand, ReviewParams(samples=500, seed=3))
+    job, created = hand.request_analysis(ReviewParams(samples=500, seed=3))
     assert created and job.status == "queued"
     job.run("worker@one")
     assert fake_review.calls == 2 and AnalysisResult.objects.count() == 2
@@ -384,9 +412,9 @@ def test_a_new_solver_version_reanalyses_on_request(
     old.run("worker@one")
     monkeypatch.setattr(models, "SOLVER_VERSION", "99")
     # Without asking for the new solver, the hand keeps its analysis.
-    assert AnalysisJob.objects.request(hand) == (old, False)
+    assert hand.request_analysis() == (old, False)
     with django_capture_on_commit_callbacks(execute=True):
-        new, created = AnalysisJob.objects.request(hand, refresh=True)
+        new, created = hand.request_analysis(refresh=True)
     assert created and (new.status, new.solver_version) == ("queued", "99")
     assert sent == [Sent(new.pk, "interactive")]
     new.run("worker@one")
@@ -399,13 +427,23 @@ def test_a_new_solver_version_reanalyses_on_request(
     ]
 
 
-def test_a_failed_analysis_is_tried_again_on_request(owner: User, fake_review: FakeReview) -> None:
+def test_a_failed_analysis_is_tried_again_on_request(
+    owner: User,
+    fake_review: FakeReview,
+    sent: list[Sent],
+    django_capture_on_commit_callbacks: Commit,
+) -> None:
     hand = make_hand(owner)
+    failed = job_of(hand)
     fake_review.error = ValueError("boom")
-    job_of(hand).run("worker@one")
+    failed.run("worker@one")
     fake_review.error = None
-    job, created = AnalysisJob.objects.request(hand)
-    assert created and job.status == "queued"
+    with django_capture_on_commit_callbacks(execute=True):
+        job, created = hand.request_analysis()
+    # The record's one job with these parameters starts again from scratch.
+    assert created and job == failed
+    assert (job.status, job.attempts, job.error, job.finished_at) == ("queued", 0, "", None)
+    assert job.created > failed.created and sent == [Sent(job.pk, "interactive")]
     job.run("worker@one")
     job.refresh_from_db()
     assert job.status == "done"
@@ -418,3 +456,31 @@ def test_the_task_is_acked_late_given_back_on_worker_loss_and_time_limited(
     assert task.acks_late is True and task.reject_on_worker_lost is True
     assert task.soft_time_limit == settings.ANALYSIS_TIME_LIMIT_SECONDS
     assert task.time_limit > task.soft_time_limit
+
+
+def test_a_receiver_of_review_finished_that_fails_leaves_the_job_done(
+    owner: User, fake_review: FakeReview, caplog: pytest.LogCaptureFixture
+) -> None:
+    def broken(**kwargs: Any) -> None:
+        raise OperationalError("database is locked")
+
+    review_finished.connect(broken)
+    try:
+        job = job_of(make_hand(owner))
+        job.run("worker@one")
+    finally:
+        review_finished.disconnect(broken)
+    job.refresh_from_db()
+    assert job.status == "done" and "failed on review_finished" in caplog.text
+
+
+def test_the_jobs_of_a_record_go_with_the_last_hand_of_it(
+    owner: User, stranger: User, fake_review: FakeReview
+) -> None:
+    alices, bobs = make_hand(owner), make_hand(stranger)
+    job_of(alices).run("worker@one")
+    alices.delete()
+    assert job_of(bobs).status == "done"  # Bob still has the hand
+    stranger.delete()  # his hands go with him
+    assert not AnalysisJob.objects.exists()
+    assert AnalysisResult.objects.count() == 1  # the review stays, as the cache

@@ -24,7 +24,7 @@ Commit = Callable[..., Any]
 
 def make_job(owner: User, seed: int = 1, **columns: Any) -> AnalysisJob:
     hand, _ = Hand.objects.create_from_record(owner, played_record(seed))
-    job = AnalysisJob.objects.get(hand=hand)
+    job = hand.analysis_jobs.get()
     AnalysisJob.objects.filter(pk=job.pk).update(**columns)
     job.refresh_from_db()
     return job

@@ -28,7 +28,8 @@ def test_what_the_hard_player_knows_rebuilds_the_hand_it_sees(rules: Rules) -> N
             seat = state.current_seat
             assert seat is not None
             view = observe(state, seat)
-            rebuilt = hard.state_from_view(view)
+            rebuilt = view.seen
+            assert rebuilt is not None
             assert rebuilt.current_seat is seat
             assert set(rebuilt.legal_actions()) <= set(view.legal)
             # Only what the seat may know: every other hand is unknown, but for the three

@@ -130,3 +130,18 @@ def test_an_assignments_game_opens_the_play_form_filled_in(
     assert '<option value="canadian-loner" selected>' in page
     assert '<option value="10" selected>' in page
     assert "For your assignment" in page and "Loners" in page
+
+
+def test_the_play_page_links_back_to_the_assignment_and_ignores_anothers(
+    classroom: Classroom, teacher: User, owner: User
+) -> None:
+    practice_set = PracticeSet.objects.create(teacher=teacher, title="Loners")
+    practice_set.add_item(kind=PracticeItem.Kind.GAME, preset="canadian-loner", target=10)
+    assignment = Assignment.objects.create(classroom=classroom, practice_set=practice_set)
+    back = reverse("classes:assignment", args=[assignment.pk])
+    page = signed_in(owner).get(f"/play/?assignment={assignment.pk}").content.decode()
+    assert f'For your assignment <a href="{back}">“Loners”</a>' in page
+    outsider = signed_in(make_user("outsider"))
+    page = outsider.get(f"/play/?assignment={assignment.pk}").content.decode()
+    assert "For your assignment" not in page
+    assert "The link&#x27;s assignment is not one of yours: it was left out." in page

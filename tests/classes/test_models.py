@@ -22,11 +22,11 @@ from classes.models import (
     Submission,
 )
 from classes.progress import item_results, matching_game, score_of
+from classes.services import turn_in
 from games.engine.rules import PRESETS, Rules, format_rules
 from games.models import GamePlay
-from lessons.models import Lesson, LessonProgress
+from lessons.models import Lesson, LessonProgress, QuizQuestion
 from lessons.progress import lesson_exercises
-from lessons.quiz_models import QuizQuestion
 from tests.conftest import SPEC_RECORD, make_user
 
 pytestmark = pytest.mark.django_db
@@ -95,12 +95,12 @@ def test_a_submission_goes_through_google_classrooms_states(
     submission = assignment.submission_for(owner)
     assert submission.state == Submission.State.NOT_STARTED
     with pytest.raises(ClassError, match="Start the assignment"):
-        submission.turn_in()
+        turn_in(submission)
     submission.start()
     assert submission.state == Submission.State.IN_PROGRESS and submission.attempt == 1
     with pytest.raises(ClassError, match="started this already"):
         submission.start()
-    submission.turn_in()
+    turn_in(submission)
     assert submission.state == Submission.State.TURNED_IN and submission.score == 0
     with pytest.raises(ClassError, match="turned this in"):
         submission.start()
@@ -120,7 +120,7 @@ def test_a_second_attempt_starts_afresh_when_attempts_are_left(
     submission.start()
     answer_quiz(owner, "left-bower", 1, right=True)
     answer_quiz(owner, "left-bower", 1, right=True)
-    submission.turn_in()
+    turn_in(submission)
     assert submission.score == 50  # the quiz is done; the hand review is not
     submission.return_to_student("")
     submission.start(now=timezone.now() + timedelta(seconds=1))
@@ -136,7 +136,7 @@ def test_work_turned_in_after_the_due_date_is_late(assignment: Assignment, owner
     submission = assignment.submission_for(owner)
     assert submission.is_late  # not turned in, past due
     submission.start()
-    submission.turn_in()
+    turn_in(submission)
     assert submission.is_late
     on_time = Assignment.objects.create(
         classroom=assignment.classroom,
@@ -144,7 +144,7 @@ def test_work_turned_in_after_the_due_date_is_late(assignment: Assignment, owner
         due_at=timezone.now() + timedelta(days=1),
     ).submission_for(owner)
     on_time.start()
-    on_time.turn_in()
+    turn_in(on_time)
     assert not on_time.is_late
 
 
@@ -267,7 +267,7 @@ def test_turned_in_results_are_frozen(assignment: Assignment, owner: User) -> No
     submission = assignment.submission_for(owner)
     submission.start()
     answer_quiz(owner, "left-bower", 1, right=True)
-    submission.turn_in()
+    turn_in(submission)
     answer_quiz(owner, "left-bower", 1, right=True)  # after turning in: not counted
     submission.refresh_from_db()
     assert item_results(submission)[0].detail == "1 right of 1 answered (2 to answer)"

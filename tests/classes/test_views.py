@@ -23,8 +23,9 @@ from classes.models import (
     StudentAccount,
     Submission,
 )
+from classes.services import turn_in
 from classes.views import SHOWN_SALT
-from lessons.quiz_models import QuizQuestion
+from lessons.models import QuizQuestion
 from tests.conftest import make_user, upload_hand
 
 pytestmark = pytest.mark.django_db
@@ -420,7 +421,7 @@ def test_late_work_is_marked_late_for_both(
 def test_the_grid_exports_to_csv(assignment: Assignment, owner: User, teacher: User) -> None:
     submission = assignment.submission_for(owner)
     submission.start()
-    submission.turn_in()
+    turn_in(submission)
     response = signed_in(teacher).get(reverse("classes:assignment_csv", args=[assignment.pk]))
     assert response["Content-Type"].startswith("text/csv")
     rows = list(csv.reader(io.StringIO(response.content.decode())))
@@ -529,7 +530,7 @@ def test_the_class_page_counts_the_work_turned_in(
     classroom.add_student(make_user("other"))
     submission = assignment.submission_for(owner)
     submission.start()
-    submission.turn_in()
+    turn_in(submission)
     page = signed_in(teacher).get(reverse("classes:classroom", args=[classroom.pk]))
     assert "1 of 2 turned in" in page.content.decode()
 
@@ -537,7 +538,7 @@ def test_the_class_page_counts_the_work_turned_in(
 def test_an_item_of_work_turned_in_cannot_be_changed(assignment: Assignment, owner: User) -> None:
     submission = assignment.submission_for(owner)
     submission.start()
-    submission.turn_in()
+    turn_in(submission)
     item = assignment.practice_set.items.get(kind="hands")
     client = signed_in(owner)
     response = client.get(reverse("classes:item_open", args=[assignment.pk, item.pk]), follow=True)

@@ -10,8 +10,7 @@ from playwright.sync_api import Browser, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from accounts.models import User
-from lessons.models import Lesson
-from lessons.quiz_models import QuizQuestion
+from lessons.models import Lesson, QuizQuestion
 from tests.conftest import PASSWORD, upload_hand
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -7,8 +7,7 @@ from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 import lessons.quiz.judgement as judgement
-from lessons.models import Lesson
-from lessons.quiz_models import QuizQuestion
+from lessons.models import Lesson, QuizQuestion
 
 pytestmark = pytest.mark.browser
 

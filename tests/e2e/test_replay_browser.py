@@ -79,12 +79,12 @@ def test_a_player_uploads_a_hand_and_learns_from_its_review_with_the_keyboard(
     try:
         mistake_link.wait_for(timeout=90_000)
     except Exception as error:
-        job = AnalysisJob.objects.get(hand=hand)
+        job = hand.analysis_jobs.get()
         worker.check_alive()
         raise AssertionError(
             f"no review on the page; job {job.status}: {job.error}\n{worker.log()}"
         ) from error
-    assert AnalysisJob.objects.get(hand=hand).status == AnalysisJob.Status.DONE
+    assert hand.analysis_jobs.get().status == AnalysisJob.Status.DONE
     announce = page.locator("#replay-announce")
 
     # Step with the keyboard alone.
@@ -115,7 +115,7 @@ def test_a_player_uploads_a_hand_and_learns_from_its_review_with_the_keyboard(
         len(review()["decisions"][blunder]["options"])
     )
     expect(panel).to_contain_text(review()["decisions"][blunder]["explanation"])
-    card = page.locator(".rseat--bottom .card--marked")
+    card = page.locator(".seat--bottom .card--marked")
     expect(card).to_have_attribute("aria-label", re.compile(r"of diamonds, the card chosen"))
     assert f"step={blunder}" in page.url
 
@@ -134,10 +134,10 @@ def test_a_player_uploads_a_hand_and_learns_from_its_review_with_the_keyboard(
 
     # Only what South saw: the other hands are hidden, and back to everything.
     page.get_by_role("link", name="Only what South saw").click()
-    expect(page.locator(".rhand")).to_have_count(1)
+    expect(page.locator(".seat__hand")).to_have_count(1)
     assert "view=seat" in page.url
     page.get_by_role("link", name="Everything", exact=True).click()
-    expect(page.locator(".rhand")).to_have_count(4)
+    expect(page.locator(".seat__hand")).to_have_count(4)
 
     # The four-colour deck is remembered in this browser.
     page.get_by_label(re.compile("Four-colour deck")).check()

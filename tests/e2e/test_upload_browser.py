@@ -11,7 +11,6 @@ from pytest_django.live_server_helper import LiveServer
 
 from accounts.models import User
 from analysis import tasks
-from analysis.models import AnalysisJob
 from games.models import Hand
 from tests.conftest import PASSWORD, SPEC_RECORD, played_record
 
@@ -74,9 +73,7 @@ def test_a_player_pastes_hands_sees_the_errors_then_finds_them_in_my_hands(
 
     # The review of one hand starts: its row follows it without a reload.
     hand = Hand.objects.get(title="Thursday club, hand 2")
-    AnalysisJob.objects.filter(hand=hand).update(
-        status="running", progress_done=5, progress_total=20
-    )
+    hand.analysis_jobs.update(status="running", progress_done=5, progress_total=20)
     expect(page.locator(f"#progress-{hand.pk}")).to_have_attribute("value", "5", timeout=8_000)
 
     # Filters swap the table in place and keep the address bar in step.

@@ -8,7 +8,6 @@ from games.engine.cards import (
     ALL_CARDS,
     Bower,
     Card,
-    CardError,
     Rank,
     Seat,
     Suit,
@@ -23,6 +22,7 @@ from games.engine.cards import (
     power,
     sort_cards,
 )
+from games.engine.errors import CardError
 from games.engine.hand import Call, HandState, Play
 from games.engine.rules import Rules
 

@@ -8,7 +8,7 @@ import importlib
 import pytest
 
 MODULES = [
-    "analysis.solver.explain",
+    "analysis.solver.judgement",
     "games.strategy.observation",
     "games.strategy.policy",
     "games.engine.cards",
@@ -18,6 +18,7 @@ MODULES = [
     "games.engine.record",
     "games.engine.rules",
     "games.engine.scoring",
+    "games.engine.words",
     "lessons.content",
     "lessons.mastery",
     "lessons.quiz.skills",

@@ -17,7 +17,8 @@ import pytest
 
 import games.engine.egn as egn_module
 from games.engine.cards import Team, parse_card
-from games.engine.egn import EgnAnnotation, EgnError, EgnMatch, load_egn, read_egn
+from games.engine.egn import EgnAnnotation, EgnMatch, load_egn, read_egn
+from games.engine.errors import EgnError
 from games.engine.record import HandRecord, parse_record
 from games.engine.rules import Points, parse_rules
 
@@ -93,8 +94,8 @@ def first(data: dict[str, Any]) -> egn_module.EgnDeal:
 def error_of(data: dict[str, Any]) -> str:
     result = first(data)
     assert result.record is None
-    assert result.error is not None
-    return result.error
+    assert result.message is not None
+    return result.message
 
 
 # -- every shared file ----------------------------------------------------------------------
@@ -115,7 +116,7 @@ def test_every_deal_of_a_shared_file_becomes_a_record_or_a_clear_error(path: Pat
         assert result.number == n
         assert (result.record is None) != (result.error is None)
         if result.error is not None:
-            assert result.error.startswith(f"deal {n}")
+            assert result.message is not None and result.message.startswith(f"deal {n}")
             continue
         rec = result.record
         assert rec is not None
@@ -689,7 +690,7 @@ def test_a_condensed_deal_is_an_error_for_that_deal_only() -> None:
     data = egn(PLAIN, PLAIN)
     data["deals"][0] = "AAECAw=="
     match = read_egn(data)
-    assert match.deals[0].error == (
+    assert match.deals[0].message == (
         "deal 0: a condensed (bit-packed) deal; expand the file first (egn-convert --expanded)"
     )
     assert match.deals[1].record is not None

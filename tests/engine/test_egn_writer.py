@@ -9,16 +9,17 @@ from typing import Any
 
 import pytest
 
-from games.engine.egn import EgnAnnotation, EgnWriteError, read_egn, write_egn
+from games.engine.egn import EgnAnnotation, read_egn, write_egn
+from games.engine.errors import EgnWriteError
 from games.engine.game import Game
-from games.engine.record import format_record, parse_record, record_from_state
+from games.engine.record import parse_record, record_from_state
 from games.engine.rules import PRESETS
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "egn"
 
 
 def canonical(record: dict[str, Any]) -> dict[str, Any]:
-    return format_record(parse_record(record))
+    return parse_record(record).canonical()
 
 
 def played(preset: str, seed: int) -> dict[str, Any]:

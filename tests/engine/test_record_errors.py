@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from games.engine.record import RecordError, format_record, parse_record, parse_record_json
+from games.engine.errors import RecordError
+from games.engine.record import parse_record, parse_record_json
 from tests.conftest import SPEC_RECORD as SPEC_EXAMPLE
 
 from . import deals
@@ -385,7 +386,7 @@ def test_an_unknown_discard_is_replayed_and_scored() -> None:
     record["discard"] = "??"
     parsed = parse_record(record)
     assert parsed.state.result().to_json()["points"] == {"NS": 0, "EW": 1}
-    canonical = format_record(parsed)
+    canonical = parsed.canonical()
     assert canonical["discard"] == "??"
     assert canonical["hands"]["N"] == ["AH", "KH", "JH", "JD", "??"]
 
@@ -396,7 +397,7 @@ def test_a_discard_of_the_upcard_itself_is_known() -> None:
     )
     parsed = parse_record(record)
     assert parsed.discard is not None and str(parsed.discard) == "JS"
-    assert format_record(parsed)["discard"] == "JS"
+    assert parsed.canonical()["discard"] == "JS"
 
 
 def test_a_sat_out_partners_hand_may_be_five_unknowns() -> None:
@@ -404,7 +405,7 @@ def test_a_sat_out_partners_hand_may_be_five_unknowns() -> None:
     record["hands"]["S"] = ["??"] * 5
     parsed = parse_record(record)
     assert parsed.state.result().to_json()["points"] == {"NS": 4, "EW": 0}
-    assert format_record(parsed)["hands"]["S"] == ["??"] * 5
+    assert parsed.canonical()["hands"]["S"] == ["??"] * 5
 
 
 def test_a_sat_out_partners_hand_may_list_only_the_known_cards() -> None:
@@ -437,7 +438,7 @@ def test_a_farmer_who_sat_out_may_be_written_as_five_unknowns() -> None:
     record["hands"]["E"] = ["??"] * 5
     parsed = parse_record(record)
     assert parsed.state.result().to_json()["tricks"] == {"NS": 1, "EW": 0}  # N ruffed with TC
-    assert format_record(parsed)["hands"]["E"] == ["9S", "9H", "9D", "??", "??"]
+    assert parsed.canonical()["hands"]["E"] == ["9S", "9H", "9D", "??", "??"]
 
 
 def test_a_farmer_keeps_kitty_cards_out_of_its_dealt_hand_when_the_kitty_is_unknown() -> None:
@@ -457,7 +458,7 @@ def test_a_farmer_keeps_kitty_cards_out_of_its_dealt_hand_when_the_kitty_is_unkn
         play=["JH", "TH"],
     )
     record["farmer"] = {"seat": "E", "cards": ["9S", "9H", "9D"]}
-    canonical = format_record(parse_record(record))
+    canonical = parse_record(record).canonical()
     # TH came from the kitty E took (JS TH 9C), not from E's deal.
     assert canonical["hands"]["E"] == ["9S", "9H", "9D", "??", "??"]
     assert canonical["play"] == ["JH", "TH"]
@@ -483,14 +484,14 @@ def test_an_unfinished_record_may_leave_unplayed_cards_unknown() -> None:
     parsed = parse_record(record)
     assert parsed.state.result().to_json()["tricks"] == {"NS": 1, "EW": 0}
     assert parsed.state.result().points is None
-    assert format_record(parsed)["hands"]["E"] == ["QH", "9H", "??", "??", "??"]
+    assert parsed.canonical()["hands"]["E"] == ["QH", "9H", "??", "??", "??"]
 
 
 def test_cards_played_from_unknown_slots_are_filled_in_the_canonical_record() -> None:
     record = example()
     record["hands"]["W"] = ["??", "??", "AD", "KS", "9S"]
     del record["kitty"]
-    assert format_record(parse_record(record))["hands"]["W"] == ["KS", "9S", "KH", "AD", "QD"]
+    assert parse_record(record).canonical()["hands"]["W"] == ["KS", "9S", "KH", "AD", "QD"]
 
 
 def test_a_seat_of_unknown_cards_that_shows_out_is_noted_as_undecided() -> None:

@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 from games.engine.cards import ALL_CARDS, Card, Seat, Suit, Team, parse_card, power
-from games.engine.game import PACKETS, Game, GameError, deal
+from games.engine.errors import IllegalActionError, RecordError, RuleError
+from games.engine.game import PACKETS, Game, deal
 from games.engine.hand import (
     NT,
     Call,
@@ -19,17 +20,16 @@ from games.engine.hand import (
     FarmerRedeal,
     FarmerSwap,
     HandState,
-    IllegalAction,
     Phase,
     Play,
     Strain,
 )
-from games.engine.record import RecordError, format_record, parse_record, record_from_state
+from games.engine.record import parse_record, record_from_state
 from games.engine.rules import (
     DEFAULT_PRESET,
+    PRESET_LABELS,
     PRESETS,
     Points,
-    RuleError,
     Rules,
     format_rules,
     parse_rules,
@@ -114,7 +114,7 @@ def test_a_game_ends_after_the_hand_that_reaches_the_target(target: int) -> None
             assert game.is_over == (max(totals.values()) >= target)
         assert game.winner is not None
         assert game.scores[game.winner] >= target > game.scores[game.winner.other]
-        with pytest.raises(GameError, match="the game is over"):
+        with pytest.raises(IllegalActionError, match="the game is over"):
             game.new_hand()
 
 
@@ -135,9 +135,9 @@ def test_a_game_to_five_is_shorter_than_a_game_to_fifteen() -> None:
 def test_a_hand_cannot_be_dealt_before_the_last_one_is_recorded() -> None:
     game = Game(Rules(), seed=3)
     game.new_hand()
-    with pytest.raises(GameError, match="the current hand is not finished and recorded"):
+    with pytest.raises(IllegalActionError, match="the current hand is not finished and recorded"):
         game.new_hand()
-    with pytest.raises(GameError, match="the current hand is not finished"):
+    with pytest.raises(IllegalActionError, match="the current hand is not finished"):
         game.record()
 
 
@@ -149,7 +149,7 @@ def test_with_stick_the_dealer_the_dealer_cannot_pass_after_seven_passes() -> No
     pass_times(state, 7)
     assert state.current_seat is Seat.W and state.stuck
     assert calls(state) == {("name", suit, alone) for suit in "HDC" for alone in (False, True)}
-    with pytest.raises(IllegalAction, match="the dealer is stuck and must name a suit"):
+    with pytest.raises(IllegalActionError, match="the dealer is stuck and must name a suit"):
         state.apply(PASS)
 
 
@@ -251,7 +251,7 @@ def test_canadian_loner_the_dealers_partner_orders_up_only_by_going_alone() -> N
     state.apply(PASS)  # N
     assert state.current_seat is Seat.E  # W's partner
     assert calls(state) == {("pass", None, False), ("order_up", None, True)}
-    with pytest.raises(IllegalAction, match="may order up only by going alone"):
+    with pytest.raises(IllegalActionError, match="may order up only by going alone"):
         state.apply(Call("order_up"))
     state.apply(Call("order_up", alone=True))
     assert state.alone and state.maker is Seat.E
@@ -333,7 +333,7 @@ def test_no_trump_is_refused_where_the_rules_do_not_allow_it() -> None:
     state = hand_state(Rules(no_trump=False))
     pass_times(state, 4)
     assert all(strain != "NT" for _, strain, _ in calls(state))
-    with pytest.raises(IllegalAction, match="no-trump is not allowed by these rules"):
+    with pytest.raises(IllegalActionError, match="no-trump is not allowed by these rules"):
         state.apply(Call("name", NT))
 
 
@@ -556,7 +556,7 @@ def test_the_turned_down_suit_cannot_be_named() -> None:
     state = hand_state(Rules())
     pass_times(state, 4)
     assert all(strain != "S" for _, strain, _ in calls(state))
-    with pytest.raises(IllegalAction, match="spades was turned down and cannot be named"):
+    with pytest.raises(IllegalActionError, match="spades was turned down and cannot be named"):
         state.apply(Call("name", Suit.SPADES))
 
 
@@ -580,7 +580,7 @@ def test_the_dealer_may_discard_the_upcard() -> None:
     assert sorted(map(str, state.hands[Seat.N])) == sorted(deals.ONE_SUIT_EACH["N"])
     record = record_from_state(state)
     assert record["discard"] == "JS"
-    assert format_record(parse_record(record))["discard"] == "JS"
+    assert parse_record(record).canonical()["discard"] == "JS"
 
 
 def test_the_dealer_may_discard_any_of_the_six_cards() -> None:
@@ -746,3 +746,7 @@ def test_the_rules_describe_themselves_in_words() -> None:
     assert words["Everyone passes twice"] == "redeal"
     assert words["Dealer's partner orders up alone"] == "the dealer still picks up and discards"
     assert dict(Rules().describe())["Everyone passes twice"] == "the dealer must name a suit"
+
+
+def test_every_preset_has_a_label_for_the_pages() -> None:
+    assert list(PRESET_LABELS) == list(PRESETS)

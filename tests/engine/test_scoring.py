@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from games.engine.record import RecordError, parse_record
+from games.engine.errors import RecordError
+from games.engine.record import parse_record
 from games.engine.rules import PRESETS, Points, Rules
 from games.engine.scoring import scoring_row
 

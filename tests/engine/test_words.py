@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import doctest
-
 import pytest
 
-from games.engine import words
 from games.engine.cards import ALL_CARDS, Card, Seat, Suit, Team, parse_card
 from games.engine.hand import NT, Call, Discard, FarmerRedeal, FarmerSwap, HandState, Phase, Play
 from games.engine.record import parse_record
 from games.engine.rules import PRESETS
 from games.engine.words import (
     action_label,
+    action_words,
     and_list,
     are_trump,
     auction_story,
@@ -29,6 +27,7 @@ from games.engine.words import (
     label_text,
     play_news,
     result_text,
+    scores_text,
     short_name,
     side_words,
     strain_text,
@@ -36,6 +35,7 @@ from games.engine.words import (
     team_word,
     the,
     the_bower_or_card,
+    the_cards,
     the_with_role,
     trick_text,
     what_it_is,
@@ -53,12 +53,6 @@ def cards(text: str) -> list[Card]:
 
 def state_of(record: dict[str, object]) -> HandState:
     return parse_record(record).state
-
-
-def test_the_module_examples_hold() -> None:
-    failures, tried = doctest.testmod(words, optionflags=doctest.ELLIPSIS)
-    assert tried > 30
-    assert failures == 0
 
 
 # -- cards --------------------------------------------------------------------------------
@@ -321,3 +315,19 @@ def test_a_hand_passed_out_scores_nothing() -> None:
     )
     assert summary_text(state) == "Everyone passed twice: nobody scores and the next dealer deals."
     assert result_text(state) == "Everyone passed twice: nobody scores."
+
+
+def test_a_computer_players_reason_names_cards_short_and_calls_by_label() -> None:
+    assert action_words(Discard(C("9C"))) == "discarding the 9♣"
+    assert action_words(Call("name", NT)) == "name NT"
+    assert action_words(FarmerRedeal()) == "farmer redeal"
+
+
+def test_cards_by_name_are_listed_as_a_sentence() -> None:
+    assert the_cards([C("9C"), C("TC"), C("AH")]) == (
+        "the nine of clubs, the ten of clubs and the ace of hearts"
+    )
+
+
+def test_a_game_score_names_both_teams() -> None:
+    assert scores_text(10, 8) == "North-South 10, East-West 8"

@@ -20,7 +20,8 @@ def record() -> dict[str, Any]:
 
 @cache
 def _review() -> dict[str, Any]:
-    return review_hand(parse_record(played_record(SEED)), ReviewParams(samples=100, seed=0))
+    params = ReviewParams(samples=100, seed=0)
+    return review_hand(parse_record(played_record(SEED)), params).to_json()
 
 
 def review() -> dict[str, Any]:

@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
-from classes.models import Classroom, teachers_of
+from classes.models import Classroom
 from games.engine.egn import read_egn
 from games.models import COMMENT_LENGTH, Hand, HandComment
 from notifications.models import Notification
@@ -49,12 +49,12 @@ def test_the_teachers_of_a_student_are_those_of_their_classes(
     teacher: User, owner: User, classmate: User, classroom: Classroom
 ) -> None:
     other = make_user("other", teacher=True)
-    assert list(teachers_of(owner)) == [teacher]
-    assert list(teachers_of(classmate)) == [teacher]
-    assert list(teachers_of(teacher)) == []
-    assert other not in teachers_of(owner)
+    assert list(User.objects.teachers_of(owner)) == [teacher]
+    assert list(User.objects.teachers_of(classmate)) == [teacher]
+    assert list(User.objects.teachers_of(teacher)) == []
+    assert other not in User.objects.teachers_of(owner)
     classroom.remove_student(owner)
-    assert list(teachers_of(owner)) == []
+    assert list(User.objects.teachers_of(owner)) == []
 
 
 def test_a_teacher_comments_and_the_student_is_told(teacher: User, owner: User, hand: Hand) -> None:

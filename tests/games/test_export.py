@@ -10,12 +10,12 @@ from django.urls import reverse
 from accounts.models import User
 from games.engine.egn import read_egn
 from games.engine.notation import parse_notation
-from games.engine.record import format_record, parse_record
+from games.engine.record import parse_record
 from games.exports import review_annotations
 from games.models import Hand, Match
 from tests.conftest import MARCH, SPEC_RECORD, upload_hand
 
-from .library_helpers import decision, finish_review
+from .library_helpers import decision, finish_review, review_of
 
 pytestmark = pytest.mark.django_db
 
@@ -27,7 +27,7 @@ def url(pk: int, fmt: str) -> str:
 
 
 def canonical(record: dict) -> dict:
-    return format_record(parse_record(record))
+    return parse_record(record).canonical()
 
 
 def test_the_json_record_downloads_as_an_attachment(client: Client, owner: User) -> None:
@@ -89,7 +89,7 @@ def test_a_discards_mark_goes_on_the_last_call_and_says_so() -> None:
             "play": [],
         }
     )
-    review = {"decisions": [decision("call")] * 4 + [decision("discard", "mistake", chosen="9S")]}
+    review = review_of([decision("call")] * 4 + [decision("discard", "mistake", chosen="9S")])
     [note] = review_annotations(record, review)
     assert (note.kind, note.index, note.label) == ("call", 3, "[?]")
     assert note.text.startswith("The dealer's discard (9S): ")

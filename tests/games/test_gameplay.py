@@ -5,10 +5,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from accounts.models import User
-from analysis.models import AnalysisJob
 from games.engine import actions as actions_module
-from games.engine.actions import ActionError, format_action, parse_action
+from games.engine.actions import format_action, parse_action
 from games.engine.cards import Seat
+from games.engine.errors import ActionError
 from games.engine.game import Game
 from games.engine.hand import Phase
 from games.engine.rules import PRESETS, Rules
@@ -133,7 +133,7 @@ def test_a_finished_hand_is_stored_and_queued_once(
     assert hand.owner == owner
     assert hand.title == f"Game {game.pk}, hand 1"
     assert hand.record["play"] or hand.record["auction"]
-    assert AnalysisJob.objects.filter(hand=hand).count() == 1
+    assert hand.analysis_jobs.count() == 1
     assert len(sent) == 1
     live = game.rebuild()
     assert game.scores == {t.value: live.game.scores[t] for t in live.game.scores}

@@ -10,7 +10,7 @@ from django.urls import reverse
 from accounts.models import User
 from analysis.models import AnalysisJob
 from games.engine.notation import format_notation
-from games.engine.record import format_record, parse_record
+from games.engine.record import parse_record
 from games.models import Hand, Match
 from tests.conftest import MARCH, SPEC_RECORD, Sent, played_record
 
@@ -46,7 +46,7 @@ def test_one_record_is_stored_and_its_ids_and_urls_returned(
     assert item["id"] == hand.pk and item["seat"] == "N" and item["title"] == "Spec"
     assert item["url"] == f"http://testserver{reverse('games:hand_review', args=[hand.pk])}"
     assert item["api_url"] == f"http://testserver{reverse('api:hand', args=[hand.pk])}"
-    assert AnalysisJob.objects.get(hand=hand).queue == "interactive"
+    assert hand.analysis_jobs.get().queue == "interactive"
 
 
 def test_several_records_become_a_match_on_the_bulk_queue(
@@ -133,7 +133,7 @@ def test_one_hand_comes_with_its_record_and_another_users_is_not_found(
     theirs, _ = Hand.objects.create_from_record(stranger, SPEC_RECORD)
     client.force_login(owner)
     body = client.get(reverse("api:hand", args=[mine.pk])).json()
-    assert body["record"] == format_record(parse_record(MARCH))
+    assert body["record"] == parse_record(MARCH).canonical()
     assert body["outcome"] == "march" and body["mistakes"] is None
     finish_review(mine, [decision("play", "blunder")])
     assert client.get(reverse("api:hand", args=[mine.pk])).json()["mistakes"] == 1

@@ -77,7 +77,7 @@ def test_the_has_mistakes_filter_follows_the_latest_finished_review(
     # A new review (a newer solver, say) that marks nothing takes over.
     first = flawed.analysis_jobs.get()
     AnalysisJob.objects.create(
-        hand=flawed,
+        record=flawed.record,
         record_hash=flawed.record_hash,
         params=first.params,
         params_key=first.params_key,
@@ -178,9 +178,7 @@ def test_the_filter_form_works_without_javascript_and_swaps_the_table_with_htmx(
 
 def test_a_running_review_shows_a_progress_bar_and_polls(client: Client, owner: User) -> None:
     hand = upload_hand(owner, MARCH)
-    AnalysisJob.objects.filter(hand=hand).update(
-        status="running", progress_done=3, progress_total=28
-    )
+    hand.analysis_jobs.update(status="running", progress_done=3, progress_total=28)
     client.force_login(owner)
     page = client.get(URL).content.decode()
     assert f'<progress id="progress-{hand.pk}" max="28" value="3">' in page
@@ -205,7 +203,7 @@ def test_a_failed_review_offers_retry_which_queues_it_again(
     client: Client, owner: User, sent: list[Sent], django_capture_on_commit_callbacks
 ) -> None:
     hand = upload_hand(owner, MARCH)
-    AnalysisJob.objects.filter(hand=hand).update(status="failed", error="the worker died")
+    hand.analysis_jobs.update(status="failed", error="the worker died")
     client.force_login(owner)
     page = client.get(URL).content.decode()
     retry = reverse("games:hand_retry_analysis", args=[hand.pk])
@@ -221,16 +219,17 @@ def test_a_failed_review_offers_retry_which_queues_it_again(
 
 def test_retry_without_javascript_comes_back_to_my_hands(client: Client, owner: User, sent) -> None:
     hand = upload_hand(owner, MARCH)
-    AnalysisJob.objects.filter(hand=hand).update(status="failed")
+    hand.analysis_jobs.update(status="failed")
     client.force_login(owner)
     response = client.post(reverse("games:hand_retry_analysis", args=[hand.pk]))
     assert response["Location"] == f"{URL}#hand-{hand.pk}"
-    assert hand.analysis_jobs.count() == 2
+    # The record's one job with these parameters is queued again.
+    assert hand.analysis_jobs.get().status == "queued"
 
 
 def test_retry_is_a_post_for_the_owner_only(client: Client, owner: User, stranger: User) -> None:
     hand = upload_hand(stranger, MARCH)
-    AnalysisJob.objects.filter(hand=hand).update(status="failed")
+    hand.analysis_jobs.update(status="failed")
     retry = reverse("games:hand_retry_analysis", args=[hand.pk])
     client.force_login(owner)
     assert client.post(retry).status_code == 404

@@ -5,7 +5,7 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
 from accounts.models import User
-from games.engine.record import format_record, parse_record
+from games.engine.record import parse_record
 from games.models import record_hash
 from tests.conftest import MARCH, SPEC_RECORD
 
@@ -19,7 +19,7 @@ def test_existing_hands_get_their_outcome_and_makers() -> None:
     executor.migrate(before)
     Hand = executor.loader.project_state(before).apps.get_model("games", "Hand")
     for title, data in (("march", MARCH), ("unfinished", SPEC_RECORD)):
-        canonical = format_record(parse_record(data))
+        canonical = parse_record(data).canonical()
         Hand.objects.create(
             owner_id=user.pk,
             title=title,

@@ -6,7 +6,9 @@ import random
 
 import pytest
 
-from analysis.solver.review import ReviewParams, review_hand
+from analysis.solver.hindsight import double_dummy
+from analysis.solver.judgement import decision_accuracy
+from analysis.solver.review import Review, ReviewParams, review_hand
 from games.engine.cards import Seat
 from games.engine.game import Game
 from games.engine.hand import Discard, Play
@@ -18,15 +20,13 @@ from games.replay import (
     action_token,
     build_page,
     build_summary,
-    decision_accuracy,
     page_url,
     parse_params,
     parse_token,
-    places,
-    seat_accuracy,
     solver_finish,
     with_solver_moves,
 )
+from games.table import places
 from tests.conftest import SPEC_RECORD
 
 from .replay_hands import record, review
@@ -42,39 +42,18 @@ def page(replay: Replay, **query: str):
 
 @pytest.fixture(scope="module")
 def replay() -> Replay:
-    return Replay(record(), review())
+    return Replay(record(), Review.from_json(review()), double_dummy(parse_record(record())))
+
+
+DECISIONS = review()["decisions"]
+"""The review as stored: what the page must show of it."""
 
 
 def first_marked(replay: Replay, seat: Seat, cls: str) -> int:
-    assert replay.decisions is not None
+    assert replay.review is not None
     return next(
-        i
-        for i, d in enumerate(replay.decisions)
-        if d["seat"] == seat.value and d.get("class") == cls
+        i for i, d in enumerate(DECISIONS) if d["seat"] == seat.value and d.get("class") == cls
     )
-
-
-# -- accuracy --------------------------------------------------------------------------------
-
-
-def test_accuracy_is_100_without_loss_and_falls_with_the_points_lost() -> None:
-    values = [decision_accuracy(x) for x in (0, 0.05, 0.15, 0.35, 0.7, 1.5, 4)]
-    assert values[0] == 100
-    assert values == sorted(values, reverse=True)
-    assert [round(v) for v in values[2:5]] == [80, 59, 34]
-    assert values[-1] == 0
-
-
-def test_seat_accuracy_averages_the_graded_decisions_and_leaves_out_forced_ones() -> None:
-    decisions = [
-        {"seat": "S", "foresight": {"loss": 0.0}},
-        {"seat": "S", "foresight": {"loss": 0.35}},
-        {"seat": "S", "foresight": {"forced": True}},
-        {"seat": "S", "foresight": {"reason": "unknown cards"}},
-        {"seat": "N", "foresight": {"loss": 2.0}},
-    ]
-    assert seat_accuracy(decisions, Seat.S) == pytest.approx((100 + decision_accuracy(0.35)) / 2)
-    assert seat_accuracy(decisions, Seat.E) is None
 
 
 # -- parameters and URLs -----------------------------------------------------------------------
@@ -134,7 +113,7 @@ def test_each_step_shows_the_position_before_that_decision(replay: Replay) -> No
 
 def test_the_decision_panel_lists_every_legal_option_with_both_values(replay: Replay) -> None:
     step = first_marked(replay, Seat.S, "blunder")
-    decision = replay.decisions[step]  # type: ignore[index]
+    decision = DECISIONS[step]
     shown = page(replay, step=str(step)).decision
     assert shown is not None and shown.mark == "??"
     assert shown.explanation == decision["explanation"]
@@ -220,7 +199,7 @@ def test_the_last_trick_stays_visible(replay: Replay) -> None:
 
 def test_a_side_line_follows_the_engine_and_offers_the_next_choices(replay: Replay) -> None:
     step = first_marked(replay, Seat.S, "blunder")
-    best = replay.decisions[step]["foresight"]["best"]  # type: ignore[index]
+    best = DECISIONS[step]["foresight"]["best"]
     shown = page(replay, step=str(step), line=best)
     assert shown.side is not None and shown.decision is None
     assert shown.side.branch == step and len(shown.side.moves) == 1
@@ -231,7 +210,7 @@ def test_a_side_line_follows_the_engine_and_offers_the_next_choices(replay: Repl
 
 def test_a_side_line_in_the_seat_view_keeps_the_next_seats_cards_hidden(replay: Replay) -> None:
     step = first_marked(replay, Seat.S, "blunder")
-    line = replay.decisions[step]["foresight"]["best"]  # type: ignore[index]
+    line = DECISIONS[step]["foresight"]["best"]
     # Play on (South's first choice each time) until another seat is to play.
     everything = page(replay, step=str(step), line=line)
     while everything.side is not None and everything.side.to_act == "South":
@@ -266,7 +245,7 @@ def test_a_side_line_that_repeats_the_main_line_is_the_main_line(replay: Replay)
 
 def test_the_solver_finishes_a_side_line_with_its_double_dummy_tricks(replay: Replay) -> None:
     step = first_marked(replay, Seat.S, "blunder")
-    decision = replay.decisions[step]  # type: ignore[index]
+    decision = DECISIONS[step]
     for option in decision["options"]:
         shown = page(replay, step=str(step), line=option["card"], auto="all")
         assert shown.side is not None and shown.side.result is not None
@@ -276,7 +255,7 @@ def test_the_solver_finishes_a_side_line_with_its_double_dummy_tricks(replay: Re
 
 def test_one_solver_move_at_a_time(replay: Replay) -> None:
     step = first_marked(replay, Seat.S, "blunder")
-    best = replay.decisions[step]["foresight"]["best"]  # type: ignore[index]
+    best = DECISIONS[step]["foresight"]["best"]
     params, message = with_solver_moves(
         replay, Params(step, Seat.S, "all", (best,), None, auto="1")
     )
@@ -295,7 +274,13 @@ def test_the_solver_bids_with_the_standard_policy_before_the_play() -> None:
 def test_the_summary_has_accuracy_marks_the_dd_table_and_the_points(replay: Replay) -> None:
     summary = build_summary(replay, url=lambda step: f"{BASE}?step={step}")
     south = next(s for s in summary.seats if s.seat is Seat.S)
-    assert south.accuracy == round(seat_accuracy(replay.decisions or [], Seat.S) or 0)
+    losses = [
+        d["foresight"]["loss"]
+        for d in DECISIONS
+        if d["seat"] == "S" and "loss" in d.get("foresight", {})
+    ]
+    assert south.graded == len(losses)
+    assert south.accuracy == round(sum(decision_accuracy(x) for x in losses) / len(losses))
     assert south.counts["blunder"] == 1 and 0 < south.accuracy < 100
     assert [m.step for m in summary.mistakes] == replay.marked()
     assert summary.mistakes[0].url == f"{BASE}?step={summary.mistakes[0].step}"
@@ -306,6 +291,8 @@ def test_the_summary_has_accuracy_marks_the_dd_table_and_the_points(replay: Repl
 
 def test_a_hand_without_its_review_is_still_steppable() -> None:
     bare = Replay(record(), None)
+    summary = build_summary(bare, url=lambda step: f"{BASE}?step={step}")
+    assert summary.dd_rows == [] and "once the review is done" in summary.dd_error
     shown = page(bare, step="6")
     assert shown.decision is not None and shown.decision.mark == ""
     assert all(o.ev is None for o in shown.decision.options)
@@ -315,7 +302,7 @@ def test_a_hand_without_its_review_is_still_steppable() -> None:
 
 def test_a_review_of_another_record_is_ignored() -> None:
     other = review_hand(parse_record(SPEC_RECORD), ReviewParams(samples=0))
-    assert Replay(record(), other).decisions is None
+    assert Replay(record(), other).review is None
 
 
 def test_the_examples_in_the_docstrings_hold() -> None:

@@ -12,7 +12,9 @@ from django.urls import reverse
 
 from accounts.models import User
 from analysis.models import AnalysisJob, AnalysisResult
+from analysis.solver.hindsight import double_dummy
 from games.engine.cards import Seat
+from games.engine.record import parse_record
 from games.engine.rules import PRESETS
 from games.models import GamePlay, Hand
 from tests.conftest import PASSWORD, SPEC_RECORD, Sent
@@ -31,6 +33,8 @@ def finish(hand: Hand, review_data: dict[str, Any] | None = None) -> AnalysisJob
         params_key=job.params_key,
         solver_version=job.solver_version,
         review=review_data or review(),
+        # Stored with the review, as the worker does.
+        dd_table=double_dummy(parse_record(hand.record)).to_json(),
         seconds=1.0,
     )
     AnalysisJob.objects.filter(pk=job.pk).update(
@@ -175,17 +179,17 @@ def test_a_history_restore_gets_the_whole_page(client: Client, owner: User, revi
 
 def test_the_seat_view_hides_the_other_hands(client: Client, owner: User, reviewed: Hand) -> None:
     html = login(client, owner).get(url(reviewed, step="8", view="seat")).content.decode()
-    assert html.count('class="rhand"') == 1
+    assert html.count('class="seat__hand"') == 1
     assert "South's cards" in html and "West's cards" not in html
     assert "hidden from South" in html
     everything = client.get(url(reviewed, step="8")).content.decode()
-    assert everything.count('class="rhand"') == 4
+    assert everything.count('class="seat__hand"') == 4
 
 
 def test_the_viewer_can_sit_anywhere(client: Client, owner: User, reviewed: Hand) -> None:
     html = login(client, owner).get(url(reviewed, step="3", seat="E")).content.decode()
-    assert re.search(r'rseat rseat--bottom[^"]*">\s*<p class="rseat__name"><strong>East', html)
-    assert re.search(r'rseat rseat--top[^"]*">\s*<p class="rseat__name"><strong>West', html)
+    assert re.search(r'seat seat--bottom[^"]*">\s*<p class="seat__name"><strong>East', html)
+    assert re.search(r'seat seat--top[^"]*">\s*<p class="seat__name"><strong>West', html)
 
 
 # -- what-if ------------------------------------------------------------------------------------
@@ -238,9 +242,7 @@ def test_a_hand_being_reviewed_is_steppable_and_polls_its_status(
     assert 'hx-trigger="every 2s"' in html
     assert "South's card:" in html and "not ready yet" in html
     status = reverse("games:hand_review_status", args=[hand.pk])
-    AnalysisJob.objects.filter(hand=hand).update(
-        status=AnalysisJob.Status.RUNNING, progress_done=4, progress_total=25
-    )
+    hand.analysis_jobs.update(status=AnalysisJob.Status.RUNNING, progress_done=4, progress_total=25)
     running = client.get(status, headers={"HX-Request": "true"})
     assert "Reviewing: 4 of 25 decisions" in running.content.decode()
     assert "HX-Refresh" not in running
@@ -258,9 +260,8 @@ def test_a_failed_review_says_so_and_its_owner_can_try_again(
     sent: list[Sent],
     django_capture_on_commit_callbacks: Any,
 ) -> None:
-    AnalysisJob.objects.filter(hand=hand).update(
-        status=AnalysisJob.Status.FAILED, error="the worker ran out of time"
-    )
+    hand.analysis_jobs.update(status=AnalysisJob.Status.FAILED, error="the worker ran out of time")
+    failed = hand.analysis_jobs.get()
     login(client, owner)
     html = client.get(url(hand)).content.decode()
     assert "The review failed." in html and "the worker ran out of time" in html
@@ -277,9 +278,10 @@ def test_a_failed_review_says_so_and_its_owner_can_try_again(
     with django_capture_on_commit_callbacks(execute=True):
         response = client.post(retry, {"step": "6"})
     assert response.status_code == 302 and response["Location"].endswith("?step=6")
-    assert hand.analysis_jobs.count() == 2
-    assert hand.analysis_jobs.first().status == AnalysisJob.Status.QUEUED
-    assert hand.analysis_jobs.first().params == hand.analysis_jobs.last().params
+    # The record's one job with these parameters is queued again, from scratch.
+    job = hand.analysis_jobs.get()
+    assert (job.status, job.error, job.attempts) == (AnalysisJob.Status.QUEUED, "", 0)
+    assert job.params == failed.params
     assert len(sent) == before + 1
 
 
@@ -312,7 +314,7 @@ def test_the_hands_seat_is_the_default_point_of_view(
     reviewed.seat = Seat.W.value
     reviewed.save()
     html = login(client, owner).get(url(reviewed)).content.decode()
-    assert re.search(r'rseat rseat--bottom[^"]*">\s*<p class="rseat__name"><strong>West', html)
+    assert re.search(r'seat seat--bottom[^"]*">\s*<p class="seat__name"><strong>West', html)
 
 
 def test_the_play_page_links_a_finished_hand_to_its_review(
@@ -336,6 +338,7 @@ def test_a_record_with_an_unknown_discard_is_steppable_and_the_solver_says_why(
     data["hands"]["N"] = ["??" if card == "QD" else card for card in data["hands"]["N"]]
     data["discard"] = "??"
     hand, _ = Hand.objects.create_from_record(owner, data)
+    finish(hand)  # the worker stores why the deal has no double-dummy table
     login(client, owner)
     for step in range(26):
         assert client.get(url(hand, step=str(step))).status_code == 200
@@ -373,3 +376,93 @@ def test_a_hand_without_a_review_job_offers_its_owner_a_review(
     with django_capture_on_commit_callbacks(execute=True):
         client.post(reverse("games:hand_reanalyse", args=[hand.pk]))
     assert hand.analysis_jobs.get().status == AnalysisJob.Status.QUEUED
+
+
+# -- the work a page does ---------------------------------------------------------------------
+
+
+@pytest.fixture
+def deals(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
+    """How many hand states are dealt (``HandState`` built), and how many solvers are
+    made, from here on."""
+    from analysis.solver.dd import Solver
+    from games.engine.hand import HandState
+
+    counts = {"states": 0, "solvers": 0}
+    build = HandState.__init__
+    make = Solver.__init__
+
+    def counting_build(self: HandState, *args: Any, **kwargs: Any) -> None:
+        counts["states"] += 1
+        build(self, *args, **kwargs)
+
+    def counting_make(self: Solver, *args: Any, **kwargs: Any) -> None:
+        counts["solvers"] += 1
+        make(self, *args, **kwargs)
+
+    monkeypatch.setattr(HandState, "__init__", counting_build)
+    monkeypatch.setattr(Solver, "__init__", counting_make)
+    return counts
+
+
+@pytest.mark.parametrize(
+    ("query", "htmx"),
+    [
+        ({}, False),
+        ({"step": "14"}, False),
+        ({"step": "500"}, False),
+        ({"step": "14"}, True),
+        ({"step": str(marked_step("blunder")), "line": "what-if"}, False),
+        ({"step": str(marked_step("blunder")), "line": "what-if"}, True),
+        ({"step": str(marked_step("blunder")), "line": "what-if", "auto": "all"}, True),
+    ],
+)
+def test_a_replay_page_deals_the_hand_once(
+    client: Client,
+    owner: User,
+    reviewed: Hand,
+    deals: dict[str, int],
+    query: dict[str, str],
+    htmx: bool,
+) -> None:
+    """One state reads the record at the door; one is the deal the page's tree of
+    positions grows from. Nothing else deals the hand again, whatever the page shows."""
+    if query.get("line") == "what-if":
+        step = int(query["step"])
+        query = {**query, "line": review()["decisions"][step]["foresight"]["best"]}
+    login(client, owner)
+    deals.update(states=0, solvers=0)
+    headers = {"HX-Request": "true"} if htmx else {}
+    response = client.get(url(reviewed, **query), headers=headers)
+    assert response.status_code == 200
+    assert deals["states"] == 2
+
+
+@pytest.mark.parametrize("query", [{}, {"step": "14"}, {"step": "500"}, {"view": "seat"}])
+def test_a_replay_page_runs_no_solver(
+    client: Client, owner: User, reviewed: Hand, deals: dict[str, int], query: dict[str, str]
+) -> None:
+    """The double-dummy table is the one stored with the review, never searched for."""
+    login(client, owner)
+    deals.update(solvers=0)
+    response = client.get(url(reviewed, **query))
+    assert response.status_code == 200
+    assert "Double-dummy table" in response.content.decode()
+    assert deals["solvers"] == 0
+
+
+def test_the_play_page_and_the_replay_page_draw_the_seats_alike(
+    client: Client, owner: User, reviewed: Hand
+) -> None:
+    """One partial draws a seat on both tables: the same classes, the viewer at the bottom."""
+    login(client, owner)
+    game = GamePlay.objects.start(owner, PRESETS["standard"], seed=3)
+    pages = [
+        client.get(reverse("games:game", args=[game.pk])).content.decode(),
+        client.get(url(reviewed, step="14")).content.decode(),
+    ]
+    for html in pages:
+        seats = re.findall(r'<div class="seat seat--(\w+)', html)
+        assert sorted(seats) == ["bottom", "left", "right", "top"]
+        assert re.search(r'seat seat--bottom[^"]*">\s*<p class="seat__name"><strong>South', html)
+        assert "rseat" not in html and "rhand" not in html

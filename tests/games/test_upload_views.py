@@ -49,7 +49,7 @@ def test_one_pasted_record_is_stored_and_opens_its_review(
     assert response.status_code == 302
     assert response["Location"] == reverse("games:hand_review", args=[hand.pk])
     assert (hand.title, hand.seat, hand.match) == ("From the club", "N", None)
-    job = AnalysisJob.objects.get(hand=hand)
+    job = hand.analysis_jobs.get()
     assert job.queue == "interactive" and sent == [Sent(job.pk, "interactive")]
 
 
@@ -66,7 +66,9 @@ def test_many_hands_become_a_match_queued_on_bulk(
     hands = list(match.hands.order_by("number_in_match"))
     assert [h.number_in_match for h in hands] == [1, 2, 3]
     assert [h.title for h in hands] == [f"Tuesday night, hand {i}" for i in (1, 2, 3)]
-    assert {j.queue for j in AnalysisJob.objects.filter(hand__in=hands)} == {"bulk"}
+    assert {
+        j.queue for j in AnalysisJob.objects.filter(record_hash__in=[h.record_hash for h in hands])
+    } == {"bulk"}
     assert len(sent) == 3
     page = client.get(response["Location"]).content.decode()
     assert "3 hands stored, 0 were already there." in page

@@ -33,13 +33,14 @@ def test_a_real_worker_analyses_new_hands_from_both_queues(worker: Worker) -> No
     played, _ = Hand.objects.create_from_record(owner, played_record(1))
     uploaded, _ = Hand.objects.create_from_record(owner, played_record(2), queue="bulk")
     for hand in (played, uploaded):
-        job = AnalysisJob.objects.get(hand=hand)
+        job = hand.analysis_jobs.get()
         wait_for(lambda job=job: is_done(job), [worker], f"a worker finishes job {job.pk}")
         decisions = count_decisions(parse_record(hand.record))
         assert job.worker.startswith("test-worker@")
         assert (job.progress_done, job.progress_total, job.attempts) == (decisions, decisions, 1)
-        assert len(job.result.review["decisions"]) == decisions
-        assert job.result.review["params"] == ReviewParams().to_json()
+        review = job.result.as_review()
+        assert len(review.decisions) == decisions and review.params == ReviewParams()
+        assert job.result.double_dummy() is not None
         assert not job.from_cache
     assert [job.queue for job in AnalysisJob.objects.order_by("pk")] == ["interactive", "bulk"]
 
@@ -51,7 +52,7 @@ def test_a_job_whose_worker_is_killed_finishes_exactly_once_on_another(
     first = start_worker("doomed-worker", **lease)
     owner = User.objects.create_user("alice")
     hand, _ = Hand.objects.create_from_record(owner, played_record(3))
-    job, _ = AnalysisJob.objects.request(hand, LONG_REVIEW)
+    job, _ = hand.request_analysis(LONG_REVIEW)
 
     def mid_way() -> bool:
         job.refresh_from_db()
@@ -78,4 +79,4 @@ def test_a_job_whose_worker_is_killed_finishes_exactly_once_on_another(
     assert job.attempts == 2 and job.progress_done == job.progress_total > done_when_killed
     [result] = AnalysisResult.objects.filter(params_key=job.params_key)
     assert job.result == result and not job.from_cache
-    assert len(result.review["decisions"]) == job.progress_total
+    assert len(result.as_review().decisions) == job.progress_total

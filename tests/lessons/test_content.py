@@ -98,7 +98,10 @@ def test_the_left_bower_wins_a_trick_of_its_printed_suit() -> None:
     assert answer_for(exercise) == {"JD"}
     text = explain(exercise, "AD")
     assert "left bower" in text
-    assert "The ace of diamonds follows diamonds, but is beaten." in text
+    assert (
+        "The ace of diamonds follows suit, but the jack of diamonds (the left bower, a heart) "
+        "is a trump." in text
+    )
 
 
 def test_a_left_bower_in_hand_does_not_follow_its_printed_suit() -> None:
@@ -237,11 +240,21 @@ def test_the_content_loader_does_not_import_django() -> None:
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)
 
 
+def test_the_quiz_does_not_import_the_course_loader() -> None:
+    """The course's loader uses the quiz's answers and explanations, never the reverse."""
+    code = (
+        "import sys, lessons.quiz.skills; "
+        "assert 'lessons.content' not in sys.modules, 'lessons.quiz imports lessons.content'"
+    )
+    subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)
+
+
 def test_the_explanation_says_why_a_wrong_card_is_wrong() -> None:
     legal = {"kind": "legal", "trump": "H", "hand": ["JD", "AS", "QD"], "trick": [["E", "9H"]]}
     text = explain(legal, ["QD"])
-    assert "one heart, the jack of diamonds (the left bower)" in text
-    assert "The queen of diamonds does not follow hearts." in text
+    assert "You can follow suit with the jack of diamonds, so you must play it." in text
+    assert "The jack of diamonds is the left bower, a trump: it follows." in text
+    assert "The queen of diamonds may not be played: you can follow hearts." in text
     trumps = {"kind": "trumps", "trump": "H", "hand": ["JD", "AD", "JH", "9S", "TH"]}
-    assert "The ace of diamonds is a diamond, not a trump." in explain(trumps, ["AD", "JH"])
+    assert "The ace of diamonds is not a trump: it is a diamond." in explain(trumps, ["AD", "JH"])
     assert "not a trump" not in explain(trumps, ["JD", "JH", "TH"])

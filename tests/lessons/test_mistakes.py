@@ -14,7 +14,7 @@ from games.engine.record import parse_record
 from games.engine.rules import Rules
 from games.models import GamePlay, Hand
 from lessons.mistakes import mistake_questions
-from lessons.quiz_models import QuizQuestion
+from lessons.models import QuizQuestion
 from tests.solver.test_review import THROWN_ACE
 
 # The same deal turned half round: South is the one who throws away the sure A♦.
@@ -50,13 +50,13 @@ def test_each_marked_decision_of_the_seat_becomes_a_question() -> None:
 def test_the_player_practises_the_decisions_they_got_wrong(client: Client, owner: User) -> None:
     hand, _ = Hand.objects.create_from_record(owner, SOUTH_THROWS_THE_ACE, title="Game 1, hand 1")
     GamePlay.objects.start(owner, Rules(), seed=1).saved_hands.add(hand)
-    job = AnalysisJob.objects.get(hand=hand)
+    job = hand.analysis_jobs.get()
     review = review_hand(parse_record(hand.record), ReviewParams(samples=30, seed=3))
     result = AnalysisResult.objects.create(
         record_hash=hand.record_hash,
         params_key=job.params_key,
         solver_version=job.solver_version,
-        review=review,
+        review=review.to_json(),
         seconds=1.0,
     )
     AnalysisJob.objects.filter(pk=job.pk).update(status="done", result=result)

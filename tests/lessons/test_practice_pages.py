@@ -9,8 +9,8 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
+from lessons.models import QuizQuestion
 from lessons.quiz.skills import SKILLS
-from lessons.quiz_models import QuizQuestion
 
 pytestmark = pytest.mark.django_db
 

@@ -11,8 +11,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from lessons.mastery import Answer, Schedule, mastery, review
-from lessons.models import ReviewItem
-from lessons.quiz_models import QuizQuestion
+from lessons.models import QuizQuestion, ReviewItem
 
 
 def test_mastery_climbs_with_right_answers_and_harder_levels() -> None:

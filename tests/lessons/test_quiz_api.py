@@ -12,9 +12,8 @@ from drf_spectacular.generators import SchemaGenerator
 
 from accounts.models import User
 from euchre_site import api_urls
-from lessons.models import QuizQuestion
+from lessons.models import AlreadyAnswered, QuizQuestion, SkillProgress
 from lessons.quiz.skills import SKILLS, generate
-from lessons.quiz_models import AlreadyAnswered, SkillProgress
 
 QUESTION_FIELDS = {"id", "skill", "kind", "level", "prompt", "position", "choices", "multiple"}
 VERDICT_FIELDS = {"correct", "answer", "accepted", "explanation", "numbers"}

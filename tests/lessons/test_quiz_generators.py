@@ -10,8 +10,9 @@ from typing import Any
 
 import pytest
 
+from games.engine.errors import RecordError
 from games.engine.hand import Call, Play
-from games.engine.record import RecordError, parse_record
+from games.engine.record import parse_record
 from lessons.quiz.grading import grade
 from lessons.quiz.question import Question, QuizError
 from lessons.quiz.skills import SKILLS, generate

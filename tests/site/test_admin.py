@@ -2,7 +2,6 @@ import pytest
 from django.test import Client
 
 from accounts.models import User
-from analysis.models import AnalysisJob
 from games.models import Hand
 from tests.conftest import played_record
 
@@ -35,9 +34,9 @@ def test_staff_can_look_at_an_analysis_job_but_not_change_it(
     admin_client: Client, owner: User
 ) -> None:
     hand, _ = Hand.objects.create_from_record(owner, played_record(1))
-    job = AnalysisJob.objects.get(hand=hand)
+    job = hand.analysis_jobs.get()
     listing = admin_client.get("/admin/analysis/analysisjob/").content.decode()
-    assert f"Analysis {job.pk} of hand {hand.pk}" in listing and "0/?" in listing
+    assert f"Analysis {job.pk} of record {hand.record_hash[:12]}" in listing and "0/?" in listing
     page = admin_client.get(f"/admin/analysis/analysisjob/{job.pk}/change/")
     assert page.status_code == 200
     assert 'type="submit" value="Save"' not in page.content.decode()

@@ -55,16 +55,17 @@ def test_my_hands_shows_each_hands_review_status(client: Client, owner: User) ->
     queued = make_hand(owner, "Waiting")
     running = make_hand(owner, "Under way")
     done = make_hand(owner, "Finished")
-    AnalysisJob.objects.filter(hand=running).update(
+    AnalysisJob.objects.filter(record_hash=running.record_hash).update(
         status="running", progress_done=3, progress_total=28
     )
-    job = AnalysisJob.objects.get(hand=done)
+    job = AnalysisJob.objects.get(record_hash=done.record_hash)
     review = {
+        "result": {},
         "decisions": [
-            {"kind": "play", "mark": "??", "class": "blunder"},
-            {"kind": "call", "mark": "?", "class": "mistake"},
-            {"kind": "play", "mark": None, "class": None},
-        ]
+            {"kind": "play", "seat": "N", "chosen": "AH", "mark": "??", "class": "blunder"},
+            {"kind": "call", "seat": "E", "chosen": "pass", "mark": "?", "class": "mistake"},
+            {"kind": "play", "seat": "S", "chosen": "9H", "mark": None, "class": None},
+        ],
     }
     result = AnalysisResult.objects.create(
         record_hash=done.record_hash,

@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import copy
 import random
 
-from analysis.solver.hindsight import dd_table, hindsight_review, position_of, revealed_state
+from analysis.solver.hindsight import (
+    DoubleDummy,
+    dd_table,
+    double_dummy,
+    hindsight_review,
+    position_of,
+)
 from games.engine.cards import Seat, Team
 from games.engine.game import Game
 from games.engine.hand import Discard, HandState, Play
-from games.engine.record import format_record, parse_record, record_from_state
+from games.engine.record import parse_record, record_from_state
 from games.engine.rules import PRESETS, Rules
 
 from .brute import brute_force
@@ -35,7 +42,7 @@ def test_every_card_option_has_the_brute_force_value_for_the_deciding_side() -> 
     rules = Rules(defend_alone=True, no_trump=True)
     for record in played_records(3, rules, seed=4):
         decisions = [d for d in hindsight_review(record) if d.kind == "play"]
-        state = revealed_state(record)
+        state = record.revealed_state()
         plays = iter(decisions)
         for seat, action in record.state.history:
             if isinstance(action, Play):
@@ -71,7 +78,7 @@ def test_the_discard_is_reviewed_with_all_six_cards() -> None:
 
 def test_a_decision_with_unknown_cards_is_not_reviewable_and_says_why() -> None:
     record = played_records(1, PRESETS["standard"], seed=2)[0]
-    data = record.to_json()
+    data = copy.deepcopy(record.canonical())  # shared by the record: changed here
     data["play"] = data["play"][:6]  # unfinished: the cards never played are unknown
     for seat in "NESW":
         played = set(data["play"])
@@ -154,8 +161,8 @@ def test_a_fully_known_record_gives_the_state_the_json_round_trip_gives() -> Non
     through the canonical JSON form (the path for records with unknown cards) deals."""
     for name, rules in PRESETS.items():
         for record in played_records(4, rules, seed=11):
-            fast = revealed_state(record)
-            again = parse_record(format_record(record))
+            fast = record.revealed_state()
+            again = parse_record(record.canonical())
             slow = HandState(again.rules, again.dealer, again.hands, again.upcard, again.kitty)
             assert fast.dealt == slow.dealt, name
             assert fast.dealt_kitty == slow.dealt_kitty, name
@@ -164,3 +171,18 @@ def test_a_fully_known_record_gives_the_state_the_json_round_trip_gives() -> Non
                 slow.apply(action)
             assert fast.hands == slow.hands, name
             assert fast.tricks_won == slow.tricks_won == record.state.tricks_won, name
+
+
+def test_a_deals_table_with_unknown_cards_says_whose_and_reads_back() -> None:
+    [record] = played_records(1, PRESETS["standard"], seed=8)
+    known = double_dummy(record)
+    assert (
+        known == DoubleDummy(dd_table(record)) and DoubleDummy.from_json(known.to_json()) == known
+    )
+    data = copy.deepcopy(record.canonical())
+    data["hands"]["E"] = ["??"] * 5
+    data["play"] = []
+    unknown = double_dummy(parse_record(data))
+    assert unknown.table is None and unknown.error.startswith("hands.E: ")
+    assert unknown.to_json() == {"error": unknown.error}
+    assert DoubleDummy.from_json(unknown.to_json()) == unknown

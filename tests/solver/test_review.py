@@ -3,12 +3,12 @@ mistake, reproducible sampling, layouts that respect what the decider has seen."
 
 from __future__ import annotations
 
+import json
 import random
 
-from analysis.solver.explain import classify
 from analysis.solver.foresight import sample_layouts, shuffle
-from analysis.solver.hindsight import revealed_state
-from analysis.solver.review import ReviewParams, review_hand, standard_policy
+from analysis.solver.judgement import BLUNDER, classify
+from analysis.solver.review import DDOption, Review, ReviewParams, review_hand, standard_policy
 from games.engine.cards import ALL_CARDS, Seat, Suit, effective_suit, parse_card
 from games.engine.game import Game
 from games.engine.hand import Call, Phase, Play
@@ -39,39 +39,55 @@ THROWN_ACE = {
 
 def test_throwing_a_sure_winner_instead_of_trumping_is_a_blunder() -> None:
     review = review_hand(parse_record(THROWN_ACE), ReviewParams(samples=40, seed=3))
-    assert review["result"]["points"] == {"NS": 0, "EW": 2}
-    flagged = [d for d in review["decisions"] if d["mark"]]
-    blunder = next(d for d in review["decisions"] if d.get("trick") == 4 and d["seat"] == "N")
+    assert review.result["points"] == {"NS": 0, "EW": 2}
+    flagged = [d for d in review.decisions if d.mark]
+    blunder = next(d for d in review.decisions if d.trick == 4 and d.seat is Seat.N)
     assert blunder in flagged
-    assert blunder["chosen"] == "AD"
-    assert blunder["class"] == "blunder" and blunder["mark"] == "??"
-    assert blunder["foresight"]["best"] == "AH"
-    assert blunder["foresight"]["loss"] == 3.0 and blunder["foresight"]["loss_se"] == 0.0
-    assert {o["card"]: o["dd_tricks"] for o in blunder["options"]} == {"AH": 3, "AD": 2}
-    explanation = blunder["explanation"]
+    assert blunder.chosen == "AD"
+    assert blunder.mark is BLUNDER and blunder.to_json()["mark"] == "??"
+    assert blunder.foresight is not None and blunder.foresight.best == "AH"
+    assert blunder.foresight.loss == 3.0 and blunder.foresight.loss_se == 0.0
+    assert blunder.options == (DDOption("AH", 3), DDOption("AD", 2))
+    explanation = blunder.explanation or ""
     assert "A♦" in explanation and "A♥" in explanation and "East" in explanation
     assert "trick 4" in explanation
 
 
 def test_no_card_is_marked_when_every_card_marches() -> None:
     review = review_hand(parse_record(MARCH), ReviewParams(samples=30, seed=1))
-    plays = [d for d in review["decisions"] if d["kind"] == "play"]
+    plays = [d for d in review.decisions if d.kind == "play"]
     assert len(plays) == 20
-    assert [d for d in plays if d["mark"]] == []
-    assert all(d["foresight"].get("loss", 0) == 0 for d in plays)
+    assert [d for d in plays if d.mark] == []
+    assert all((d.loss or 0) == 0 for d in plays)
 
 
 def test_passing_five_trumps_is_a_blunder_and_naming_them_without_going_alone_too() -> None:
     # East holds A K Q J 10 of spades under a spade upcard; North five top hearts.
     review = review_hand(parse_record(MARCH), ReviewParams(samples=30, seed=1))
-    calls = [d for d in review["decisions"] if d["kind"] == "call"]
-    assert [d["chosen"] for d in calls] == ["pass"] * 4 + ["name H"]
+    calls = [d for d in review.decisions if d.kind == "call"]
+    assert [d.chosen for d in calls] == ["pass"] * 4 + ["name H"]
     east = calls[1]
-    assert east["seat"] == "E" and east["class"] == "blunder"
-    assert east["foresight"]["best"].startswith("order_up")
+    assert east.seat is Seat.E and east.mark is BLUNDER
+    assert east.foresight is not None and (east.foresight.best or "").startswith("order_up")
     north = calls[4]
-    assert north["class"] == "blunder" and north["foresight"]["best"] == "name H alone"
-    assert "both bowers" in north["explanation"]
+    assert north.mark is BLUNDER
+    assert north.foresight is not None and north.foresight.best == "name H alone"
+    assert "both bowers" in (north.explanation or "")
+
+
+def test_a_review_reads_back_from_its_json_to_the_same_json() -> None:
+    for record, params in ((MARCH, ReviewParams(30, 1)), (THROWN_ACE, ReviewParams(40, 3))):
+        review = review_hand(parse_record(record), params)
+        data = json.loads(json.dumps(review.to_json()))
+        assert Review.from_json(data) == review
+        assert json.dumps(Review.from_json(data).to_json()) == json.dumps(review.to_json())
+
+
+def test_a_hindsight_only_review_reads_back_too() -> None:
+    review = review_hand(parse_record(THROWN_ACE), ReviewParams(samples=0))
+    data = review.to_json()
+    assert all("foresight" not in d for d in data["decisions"])
+    assert Review.from_json(data).to_json() == data
 
 
 def test_the_same_seed_gives_the_same_review() -> None:
@@ -82,13 +98,13 @@ def test_the_same_seed_gives_the_same_review() -> None:
 
 def test_a_loss_within_twice_its_sampling_error_is_not_marked() -> None:
     assert classify(0.9, 0.5) is None
-    assert classify(0.9, 0.44) == "blunder"
+    assert classify(0.9, 0.44) is BLUNDER
     assert classify(0.14, 0.0) is None
 
 
 def test_sampled_layouts_respect_voids_and_the_cards_seen() -> None:
     record = parse_record(THROWN_ACE)
-    state = revealed_state(record)
+    state = record.revealed_state()
     for _, action in record.state.history:
         if isinstance(action, Play) and state.cards_played == 12:
             break
@@ -165,7 +181,7 @@ def test_the_dealer_is_known_to_hold_the_upcard_after_picking_it_up() -> None:
             "discard": "TC",
         }
     )
-    state = revealed_state(record)
+    state = record.revealed_state()
     for _, action in record.state.history:
         state.apply(action)
     for layout in sample_layouts(state, Seat.W, 50, random.Random(2)):

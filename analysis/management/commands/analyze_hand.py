@@ -9,7 +9,8 @@ from django.core.management.base import CommandError, CommandParser
 
 from analysis.solver.review import ReviewParams, review_hand
 from games.engine.record import HandRecord
-from games.management.commands._records import RecordCommand
+
+from ._records import RecordCommand
 
 
 class Command(RecordCommand):
@@ -33,5 +34,5 @@ class Command(RecordCommand):
         if not 0 <= options["samples"] <= 2000:
             raise CommandError("--samples: expected a whole number from 0 to 2000", returncode=2)
         params = ReviewParams(samples=options["samples"], seed=options["seed"])
-        review = review_hand(record, params)
+        review = review_hand(record, params).to_json()
         return {"result": review["result"], "decisions": review["decisions"]}

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from analysis.solver.hindsight import DealError, dd_table
+from analysis.solver.hindsight import double_dummy
 from games.engine.record import HandRecord
-from games.management.commands._records import RecordCommand
+
+from ._records import RecordCommand
 
 
 class Command(RecordCommand):
@@ -17,7 +18,4 @@ class Command(RecordCommand):
     )
 
     def handle_record(self, record: HandRecord, options: dict[str, Any]) -> dict[str, Any]:
-        try:
-            return dd_table(record)
-        except DealError as error:
-            return {"error": str(error)}
+        return double_dummy(record).to_json()

@@ -11,7 +11,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from games.bots import BOTS
 from games.bots.match import play_game
 from games.engine.cards import Seat, Team
-from games.engine.rules import RuleError, parse_rules
+from games.engine.errors import RuleError
+from games.engine.rules import parse_rules
 
 
 def wilson_interval(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:

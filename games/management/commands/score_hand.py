@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from analysis.management.commands._records import RecordCommand
 from games.engine.record import HandRecord
-
-from ._records import RecordCommand
 
 
 class Command(RecordCommand):

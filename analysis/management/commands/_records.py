@@ -1,6 +1,7 @@
-"""What the record commands (score_hand, analyze_hand, dd_table) share: reading PATH,
-one JSON line out per record in input order, an error line for a bad record, and
-exit status 2 when the input itself cannot be read (``shared/spec/commands.md``).
+"""What the record commands (analyze_hand, dd_table here, score_hand in games) share:
+reading PATH, one JSON line out per record in input order, an error line for a bad
+record, and exit status 2 when the input itself cannot be read
+(``shared/spec/commands.md``). It lives in the lower app so that both can use it.
 """
 
 from __future__ import annotations
@@ -10,8 +11,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.engine.record import HandRecord, RecordError, parse_record
-from games.engine.sources import SourceError, read_source
+from games.engine.errors import NotationError, RecordError, SourceError
+from games.engine.record import HandRecord, parse_record
+from games.engine.sources import read_source
 
 
 class RecordCommand(BaseCommand):
@@ -40,13 +42,13 @@ class RecordCommand(BaseCommand):
     def _one(
         self,
         data: dict[str, Any] | None,
-        error: str | None,
+        error: NotationError | None,
         context: str,
         options: dict[str, Any],
     ) -> dict[str, Any]:
         prefix = f"{context}: " if context else ""
         if data is None:
-            return {"error": error or "unreadable record"}
+            return {"error": str(error) if error is not None else "unreadable record"}
         try:
             record = parse_record(data)
         except RecordError as problem:

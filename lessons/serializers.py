@@ -1,4 +1,5 @@
-"""Serializers of the quiz API (``/api/v1/quiz/``): the shapes of ``shared/spec/quiz.md``."""
+"""Serializers of the lessons app's API: the quiz's (``/api/v1/quiz/``), the shapes of
+``shared/spec/quiz.md``."""
 
 from __future__ import annotations
 

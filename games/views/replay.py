@@ -1,0 +1,185 @@
+"""The replay page of a hand: step through it with its review, and try what-if lines.
+
+The views read the request, check who may see the hand (``games.access``) and render;
+what the page shows is worked out in ``games.replay``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.template import TemplateDoesNotExist, TemplateSyntaxError
+from django.template.loader import get_template
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from accounts.http import HtmxRequest
+from analysis.models import AnalysisJob
+from analysis.solver.judgement import ACCURACY_K
+from analysis.solver.review import ReviewParams
+from games.access import hand_for_viewer
+from games.engine.cards import Seat
+from games.models import Hand, HandComment
+from games.replay import (
+    Params,
+    Replay,
+    build_page,
+    build_summary,
+    page_url,
+    parse_params,
+    with_solver_moves,
+)
+from games.views.comments import comments_context
+
+TEMPLATE = "games/review/replay.html"
+
+
+SHARE_EXPORT = "games/review/_share_export.html"
+
+
+POLL_SECONDS = 2
+
+
+def _jobs(hand: Hand) -> tuple[AnalysisJob | None, AnalysisJob | None]:
+    """The hand's latest analysis job, and its latest finished one (whose review is shown)."""
+    jobs = hand.analysis_jobs.select_related("result")
+    latest = jobs.first()
+    done = jobs.filter(status=AnalysisJob.Status.DONE, result__isnull=False).first()
+    return latest, done
+
+
+def _replay(hand: Hand) -> tuple[AnalysisJob | None, bool, Replay]:
+    """The hand's latest analysis job, whether a review is done, and the hand replayable
+    with that review and the double-dummy table stored with it."""
+    latest, done = _jobs(hand)
+    result = None if done is None else done.result
+    review = None if result is None else result.as_review()
+    dd = None if result is None else result.double_dummy()
+    return latest, review is not None, Replay(hand.record, review, dd)
+
+
+def _default_seat(hand: Hand) -> Seat:
+    try:
+        return Seat(hand.seat)
+    except ValueError:
+        return Seat.S
+
+
+def _status(hand: Hand) -> dict[str, Any]:
+    latest, done = _jobs(hand)
+    return {"job": latest, "has_review": done is not None, "poll_seconds": POLL_SECONDS}
+
+
+def _share_export_template() -> str:
+    """The other feature's share/export panel, when it is installed."""
+    try:
+        get_template(SHARE_EXPORT)
+    except (TemplateDoesNotExist, TemplateSyntaxError):  # not there, or its tags not yet
+        return ""
+    return SHARE_EXPORT
+
+
+@require_GET
+def hand_review(request: HtmxRequest, pk: int) -> HttpResponse:
+    """The replay page at one step (``?step=N``), from one seat (``seat``), with everything
+    visible or only that seat's cards (``view``), on the main line or a what-if (``line``)."""
+    access = hand_for_viewer(request, pk)
+    hand = access.hand
+    if not access.is_owner:
+        # Someone else's hand is not in the viewer's own "My hands": a teacher reached it
+        # from Classes; a share link from no section of the site.
+        request.nav_path = reverse("classes:index") if access.is_teacher else ""  # type: ignore[attr-defined]
+    default_seat = _default_seat(hand)
+    params, notes = parse_params(request.GET, default_seat, access.share_token)
+    latest, has_review, replay = _replay(hand)
+    base = reverse("games:hand_review", args=[hand.pk])
+
+    push_url = ""
+    if params.auto:
+        params, message = with_solver_moves(replay, params)
+        push_url = page_url(base, params, default_seat)
+        if not request.htmx:
+            if message:
+                messages.warning(request, message)
+            return redirect(push_url)
+        notes.append(message)
+
+    comments = list(HandComment.objects.on(hand)) if access.can_comment else []
+    counts = Counter(comment.step for comment in comments)
+    page = build_page(
+        replay,
+        params,
+        base=base,
+        default_seat=default_seat,
+        notes=notes,
+        comment_counts=counts,
+        you=default_seat if access.is_owner else None,
+    )
+    context: dict[str, Any] = {
+        "hand": hand,
+        "access": access,
+        "page": page,
+        "params": params,
+        "owner_seat": default_seat.word,
+        "job": latest,
+        "has_review": has_review,
+        "poll_seconds": POLL_SECONDS,
+        **comments_context(access, page.step, [c for c in comments if c.step == page.step]),
+    }
+    if request.htmx and not request.htmx.history_restore_request:
+        context["oob"] = True
+        response = render(request, f"{TEMPLATE}#replay", context)
+    else:
+        main = Params(0, params.seat, params.view, (), params.share)
+        context["summary"] = build_summary(
+            replay, url=lambda step: page_url(base, main, default_seat, step=step)
+        )
+        context["accuracy_k"] = ACCURACY_K
+        context["share_export"] = _share_export_template()
+        response = render(request, TEMPLATE, context)
+    if push_url:
+        response["HX-Push-Url"] = push_url
+    return response
+
+
+@require_GET
+def hand_review_status(request: HtmxRequest, pk: int) -> HttpResponse:
+    """The analysis status fragment the page polls while the review is on its way. Once
+    the review is done, an htmx request reloads the page to show it."""
+    access = hand_for_viewer(request, pk)
+    context = {"hand": access.hand, "access": access, **_status(access.hand)}
+    job = context["job"]
+    response = render(request, f"{TEMPLATE}#status", context)
+    if request.htmx and job is not None and job.status == AnalysisJob.Status.DONE:
+        response["HX-Refresh"] = "true"
+    return response
+
+
+@require_POST
+def hand_reanalyse(request: HttpRequest, pk: int) -> HttpResponse:
+    """Ask again for the hand's review (after a failure); the owner only."""
+    access = hand_for_viewer(request, pk)
+    if not access.is_owner:
+        raise Http404("No such hand.")
+    hand = access.hand
+    latest, _ = _jobs(hand)
+    params = ReviewParams()
+    if latest is not None:
+        try:
+            params = ReviewParams.from_json(latest.params)
+        except ValueError:
+            params = ReviewParams()
+    job, created = hand.request_analysis(params, queue=AnalysisJob.Queue.INTERACTIVE)
+    if created:
+        messages.success(request, "The review was asked for again; it is on its way.")
+    elif job.status == AnalysisJob.Status.DONE:
+        messages.info(request, "This hand's review is already done.")
+    else:
+        messages.info(request, "This hand's review is already on its way.")
+    target = reverse("games:hand_review", args=[hand.pk])
+    step = request.POST.get("step", "")
+    return redirect(f"{target}?step={int(step)}" if step.isdigit() else target)

@@ -40,8 +40,9 @@ PURE: dict[str, tuple[str, ...]] = {
     "games.strategy": ("games.engine",),
     "analysis.solver": ("games.engine", "games.strategy"),
     "games.bots": ("games.engine", "games.strategy", "analysis.solver"),
-    "lessons.quiz": ("games.engine", "games.strategy", "analysis.solver", "lessons.content"),
-    "lessons.content": ("games.engine", "games.strategy", "analysis.solver"),
+    "lessons.quiz": ("games.engine", "games.strategy", "analysis.solver"),
+    # The course's loader words its exercises with the quiz's one explainer per kind.
+    "lessons.content": ("games.engine", "games.strategy", "analysis.solver", "lessons.quiz"),
 }
 """Each pure package and the pure packages beneath it that it may import."""
 
@@ -459,6 +460,14 @@ def test_the_checker_catches_a_pure_package_importing_django_or_a_third_party() 
         ("lessons/quiz/tricks.py", 1, "pure"),
         ("lessons/quiz/tricks.py", 2, "upward"),
     ]
+
+
+def test_the_checker_catches_the_quiz_importing_the_course_loader() -> None:
+    found = check(
+        tree(lessons__quiz__house_rules="from lessons.content import load\n", lessons__content="")
+    )
+    assert rules(found) == [("lessons/quiz/house_rules.py", 1, "upward")]
+    assert "lessons.quiz is beneath lessons.content" in found[0].message
 
 
 def test_the_checker_catches_a_circle_through_a_function_level_import() -> None:

@@ -444,17 +444,30 @@ def call_foresight(
 def _replay(trial: HandState, state: HandState, seat: Seat) -> None:
     """Bring a state dealt from a sampled layout to ``state``'s decision by ``seat``. A
     sampled hand may qualify for a farmer's hand where the real one was not known to: such
-    a seat declines it."""
+    a seat declines it. A sampled hand may also not qualify where the real one did: the
+    trial does not ask that seat, and its decline is not replayed (replayed, it would be
+    taken for a pass in the auction, by the wrong seat)."""
     for (who, action), phase in zip(state.history, state.history_phases, strict=True):
-        while trial.phase is Phase.FARMER and (
-            phase is not Phase.FARMER or trial.current_seat is not who
-        ):
+        if phase is Phase.FARMER:
+            while trial.phase is Phase.FARMER and _asked_before(trial, trial.current_seat, who):
+                trial.apply(Call("pass"))
+            if trial.phase is not Phase.FARMER or trial.current_seat is not who:
+                continue
+        while trial.phase is Phase.FARMER and phase is not Phase.FARMER:
             trial.apply(Call("pass"))
         trial.apply(action)
     while trial.phase is Phase.FARMER and (
         state.phase is not Phase.FARMER or trial.current_seat is not seat
     ):
         trial.apply(Call("pass"))
+    assert (trial.phase, trial.current_seat) == (state.phase, seat), "the replay lost its place"
+
+
+def _asked_before(state: HandState, first: Seat | None, second: Seat) -> bool:
+    """Whether ``first`` is asked about a farmer's hand before ``second``: the seats are
+    asked in turn from the dealer's left."""
+    order = [state.dealer.next, state.dealer.partner, state.dealer.partner.next, state.dealer]
+    return first is not None and order.index(first) < order.index(second)
 
 
 def _play_out(

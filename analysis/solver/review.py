@@ -64,7 +64,7 @@ __all__ = [
     "review_hand",
 ]
 
-SOLVER_VERSION = "3"
+SOLVER_VERSION = "4"
 """Bumped whenever a change to the solver or the review can change a result: cached
 reviews of an older version are redone on request."""
 

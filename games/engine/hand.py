@@ -18,7 +18,7 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Literal
 
-from .cards import ALL_CARDS, Card, Rank, Seat, Suit, Team, effective_suit, power
+from .cards import ALL_CARDS, Card, Rank, Seat, Suit, Team, effective_suit, power, sort_cards
 from .errors import IllegalActionError
 from .rules import Rules
 from .scoring import HandResult, score_hand
@@ -80,9 +80,21 @@ class Play:
 
 @dataclass(frozen=True)
 class FarmerSwap:
-    """Swap three weak cards for the kitty (the farmer's hand)."""
+    """Swap three weak cards for the kitty (the farmer's hand).
+
+    The three cards are a set, held in a hand's canonical order (:func:`sort_cards`): one
+    swap is one action whatever order the hand was dealt or written in, so the actions of a
+    hand replay on the same deal written otherwise (a record's sorted, revealed hands).
+
+    >>> from games.engine.cards import parse_card
+    >>> FarmerSwap((parse_card("TC"), parse_card("9C"), parse_card("TS"))).cards
+    (TS, TC, 9C)
+    """
 
     cards: tuple[Card, Card, Card]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "cards", tuple(sort_cards(list(self.cards))))
 
 
 @dataclass(frozen=True)

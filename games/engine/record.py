@@ -493,15 +493,7 @@ def _replay_farmer(state: HandState, farmer: FarmerDeclaration | None) -> None:
     while state.phase is Phase.FARMER:
         assert state.current_seat is not None
         if farmer is not None and state.current_seat is farmer.seat:
-            if farmer.cards is None:
-                state.apply(FarmerRedeal())
-            else:
-                options = [
-                    a
-                    for a in state.legal_actions()
-                    if isinstance(a, FarmerSwap) and set(a.cards) == set(farmer.cards)
-                ]
-                state.apply(options[0])
+            state.apply(FarmerRedeal() if farmer.cards is None else FarmerSwap(farmer.cards))
             return
         state.apply(Call("pass"))
 

@@ -406,6 +406,28 @@ def test_a_clean_farmers_hand_is_three_nines_declared_before_the_auction() -> No
     assert state.phase is Phase.AUCTION and state.current_seat is Seat.N
 
 
+def farmer_swap(text: str) -> FarmerSwap:
+    a, b, c = (parse_card(t) for t in text.split())
+    return FarmerSwap((a, b, c))
+
+
+def test_a_farmers_swap_is_the_same_action_whatever_order_its_cards_come_in() -> None:
+    # The same deal with E's hand written in two orders: as dealt, and sorted as a record's
+    # canonical form writes it. A review replays the actions of the one on the other.
+    rules = Rules(farmers_hand="mixed")
+    hands = {**FARMER_DEAL, "E": "TS 9H KC 9S 9D", "S": "AS KS QS AC QC"}
+    dealt = hand_state(rules, hands=hands, upcard="TC")
+    written = hand_state(rules, hands={**hands, "E": "9S TS 9H 9D KC"}, upcard="TC")
+    assert farmer_swap("9D 9H 9S") == farmer_swap("9S 9D 9H")
+    assert hash(farmer_swap("9D 9H 9S")) == hash(farmer_swap("9H 9S 9D"))
+    assert set(dealt.legal_actions()) == set(written.legal_actions())
+    for state in (dealt, written):
+        assert farmer_swap("TS 9S 9H") in state.legal_actions()
+        state.apply(farmer_swap("TS 9S 9H"))
+    assert dealt.farmer == written.farmer == farmer_swap("9H 9S TS")
+    assert dealt.kitty == written.kitty
+
+
 def test_a_farmer_may_keep_the_hand() -> None:
     state = hand_state(Rules(farmers_hand="clean"), hands=FARMER_DEAL, upcard="TC")
     state.apply(PASS)

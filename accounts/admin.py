@@ -6,7 +6,8 @@ from .models import User
 
 @admin.register(User)
 class UserAdmin(BaseUserAdmin):
-    list_display = (*BaseUserAdmin.list_display, "is_teacher")
+    # Django's columns written out: the stubs type the inherited list per instance.
+    list_display = ("username", "email", "first_name", "last_name", "is_staff", "is_teacher")
     list_filter = (*BaseUserAdmin.list_filter, "is_teacher")
     fieldsets = (
         *(BaseUserAdmin.fieldsets or ()),

@@ -4,6 +4,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
+from accounts.http import HtmxRequest, SignedInRequest
+
 from . import tasks
 from .models import WorkerCheck
 
@@ -15,7 +17,7 @@ def _require_staff(request: HttpRequest) -> None:
         raise PermissionDenied("Only staff can check the workers.")
 
 
-def _render_checks(request: HttpRequest) -> HttpResponse:
+def _render_checks(request: HtmxRequest) -> HttpResponse:
     checks = list(WorkerCheck.objects.all()[:RECENT_CHECKS])
     context = {"checks": checks, "waiting": any(not check.is_finished for check in checks)}
     template = "analysis/worker_checks.html"
@@ -25,7 +27,7 @@ def _render_checks(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def worker_checks(request: HttpRequest) -> HttpResponse:
+def worker_checks(request: SignedInRequest) -> HttpResponse:
     """Staff page: recent round trips to the Celery workers."""
     _require_staff(request)
     return _render_checks(request)
@@ -33,7 +35,7 @@ def worker_checks(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 @login_required
-def ping_worker(request: HttpRequest) -> HttpResponse:
+def ping_worker(request: SignedInRequest) -> HttpResponse:
     _require_staff(request)
     check = WorkerCheck.objects.create()
     tasks.ping_worker.delay_on_commit(check.pk)

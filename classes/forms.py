@@ -93,7 +93,15 @@ class PracticeSetForm(forms.ModelForm):
         help_texts = {"description": "Optional: what the set is for, shown to students."}
 
 
-class LessonItemForm(forms.Form):
+class ItemForm(forms.Form):
+    """A form that adds one kind of item to a practice set."""
+
+    def item_fields(self) -> dict[str, Any]:
+        """The arguments of ``PracticeSet.add_item`` for the item, once the form is valid."""
+        raise NotImplementedError
+
+
+class LessonItemForm(ItemForm):
     lesson = forms.ModelChoiceField(
         queryset=Lesson.objects.in_order(), empty_label=None, label="Lesson"
     )
@@ -102,7 +110,7 @@ class LessonItemForm(forms.Form):
         return {"kind": PracticeItem.Kind.LESSON, "lesson": self.cleaned_data["lesson"]}
 
 
-class QuizItemForm(forms.Form):
+class QuizItemForm(ItemForm):
     skill = forms.ChoiceField(
         label="Skill", choices=[(slug, skill.title) for slug, skill in SKILLS.items()]
     )
@@ -123,7 +131,7 @@ class HandChoiceField(forms.ModelMultipleChoiceField):
         return f"{obj} · {obj.rules_preset} rules · {obj.created:%d %b %Y}"
 
 
-class HandsItemForm(forms.Form):
+class HandsItemForm(ItemForm):
     hands = HandChoiceField(
         queryset=Hand.objects.none(),
         label="Hands from your library",
@@ -168,7 +176,7 @@ class HandsItemForm(forms.Form):
         }
 
 
-class GameItemForm(forms.Form):
+class GameItemForm(ItemForm):
     preset = forms.ChoiceField(
         label="Rules", choices=[(name, PRESET_LABELS.get(name, name)) for name in PRESETS]
     )
@@ -183,7 +191,7 @@ class GameItemForm(forms.Form):
         return {"kind": PracticeItem.Kind.GAME, **self.cleaned_data}
 
 
-ITEM_FORMS: dict[str, type[forms.Form]] = {
+ITEM_FORMS: dict[str, type[ItemForm]] = {
     PracticeItem.Kind.LESSON: LessonItemForm,
     PracticeItem.Kind.QUIZ: QuizItemForm,
     PracticeItem.Kind.HANDS: HandsItemForm,
@@ -191,7 +199,7 @@ ITEM_FORMS: dict[str, type[forms.Form]] = {
 }
 
 
-def item_form(kind: str, teacher: User, data: Any = None) -> forms.Form:
+def item_form(kind: str, teacher: User, data: Any = None) -> ItemForm:
     """The form that adds an item of ``kind``; its fields are prefixed by the kind so the
     four forms can share a page."""
     form_class = ITEM_FORMS[kind]

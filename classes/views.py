@@ -19,6 +19,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
+from accounts.http import HtmxRequest, SignedInRequest
 from accounts.models import User
 from games.engine.cards import parse_seat, parse_suit
 from games.models import Hand
@@ -57,11 +58,11 @@ SHOWN_MAX_AGE = 60 * 60 * 24
 # Access: each helper returns the object or raises Http404.
 
 
-def _get_classroom_for_teacher(request: HttpRequest, pk: int) -> Classroom:
+def _get_classroom_for_teacher(request: SignedInRequest, pk: int) -> Classroom:
     return get_object_or_404(Classroom.objects.taught_by(request.user), pk=pk)
 
 
-def _get_classroom_for_member(request: HttpRequest, pk: int) -> tuple[Classroom, bool]:
+def _get_classroom_for_member(request: SignedInRequest, pk: int) -> tuple[Classroom, bool]:
     """The class and whether the user teaches it (else they are one of its students)."""
     classroom = get_object_or_404(Classroom, pk=pk)
     if classroom.teacher_id == request.user.pk:
@@ -71,18 +72,18 @@ def _get_classroom_for_member(request: HttpRequest, pk: int) -> tuple[Classroom,
     raise Http404("No such class.")
 
 
-def _get_set_for_teacher(request: HttpRequest, pk: int) -> PracticeSet:
+def _get_set_for_teacher(request: SignedInRequest, pk: int) -> PracticeSet:
     return get_object_or_404(PracticeSet.objects.owned_by(request.user), pk=pk)
 
 
-def _get_assignment_for_teacher(request: HttpRequest, pk: int) -> Assignment:
+def _get_assignment_for_teacher(request: SignedInRequest, pk: int) -> Assignment:
     return get_object_or_404(
         Assignment.objects.set_by(request.user).select_related("practice_set", "classroom"),
         pk=pk,
     )
 
 
-def _get_assignment_for_student(request: HttpRequest, pk: int) -> Assignment:
+def _get_assignment_for_student(request: SignedInRequest, pk: int) -> Assignment:
     return get_object_or_404(
         Assignment.objects.visible_to_student(request.user).select_related(
             "practice_set", "classroom"
@@ -91,7 +92,7 @@ def _get_assignment_for_student(request: HttpRequest, pk: int) -> Assignment:
     )
 
 
-def _get_assignment_for_member(request: HttpRequest, pk: int) -> tuple[Assignment, bool]:
+def _get_assignment_for_member(request: SignedInRequest, pk: int) -> tuple[Assignment, bool]:
     teaching = Assignment.objects.set_by(request.user).filter(pk=pk).exists()
     if teaching:
         return _get_assignment_for_teacher(request, pk), True
@@ -106,7 +107,7 @@ def _get_student_of(classroom: Classroom, user_pk: int) -> User:
     return get_object_or_404(classroom.students, pk=user_pk)
 
 
-def _teacher_only(request: HttpRequest) -> HttpResponse | None:
+def _teacher_only(request: SignedInRequest) -> HttpResponse | None:
     if not request.user.is_teacher:
         messages.error(request, "Only teachers can do that: become a teacher first.")
         return redirect("classes:index")
@@ -145,7 +146,7 @@ def _student_work(user: User) -> dict[str, list[dict[str, Any]]]:
 
 
 def _render_index(
-    request: HttpRequest,
+    request: SignedInRequest,
     class_form: ClassroomForm | None = None,
     join_form: JoinForm | None = None,
     status: int = 200,
@@ -165,13 +166,13 @@ def _render_index(
 
 
 @login_required
-def index(request: HttpRequest) -> HttpResponse:
+def index(request: SignedInRequest) -> HttpResponse:
     return _render_index(request)
 
 
 @require_POST
 @login_required
-def become_teacher(request: HttpRequest) -> HttpResponse:
+def become_teacher(request: SignedInRequest) -> HttpResponse:
     request.user.become_teacher()
     messages.success(request, "You are a teacher now: create a class to begin.")
     return redirect("classes:index")
@@ -179,7 +180,7 @@ def become_teacher(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 @login_required
-def class_create(request: HttpRequest) -> HttpResponse:
+def class_create(request: SignedInRequest) -> HttpResponse:
     if refused := _teacher_only(request):
         return refused
     form = ClassroomForm(request.POST)
@@ -197,7 +198,7 @@ def class_create(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 @login_required
-def join(request: HttpRequest) -> HttpResponse:
+def join(request: SignedInRequest) -> HttpResponse:
     """Join with a code typed in on the classes page."""
     form = JoinForm(request.POST)
     if not form.is_valid():
@@ -206,7 +207,7 @@ def join(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def join_code(request: HttpRequest, code: str) -> HttpResponse:
+def join_code(request: SignedInRequest, code: str) -> HttpResponse:
     """The join link: a page to confirm, and the POST that joins."""
     classroom = Classroom.objects.filter(join_code=code.upper()).select_related("teacher").first()
     if classroom is None:
@@ -219,7 +220,7 @@ def join_code(request: HttpRequest, code: str) -> HttpResponse:
     return render(request, "classes/join.html", {"classroom": classroom, "already": already})
 
 
-def _join(request: HttpRequest, classroom: Classroom) -> HttpResponse:
+def _join(request: SignedInRequest, classroom: Classroom) -> HttpResponse:
     try:
         added = classroom.add_student(request.user)
     except ClassError as error:
@@ -238,7 +239,7 @@ def _join(request: HttpRequest, classroom: Classroom) -> HttpResponse:
 
 
 @login_required
-def classroom(request: HttpRequest, pk: int) -> HttpResponse:
+def classroom(request: SignedInRequest, pk: int) -> HttpResponse:
     found, teaching = _get_classroom_for_member(request, pk)
     if not teaching:
         work = _student_work(request.user)
@@ -275,7 +276,7 @@ def _render_classroom(
 
 @require_POST
 @login_required
-def class_rename(request: HttpRequest, pk: int) -> HttpResponse:
+def class_rename(request: SignedInRequest, pk: int) -> HttpResponse:
     found = _get_classroom_for_teacher(request, pk)
     form = ClassroomForm(request.POST, instance=found, prefix="rename")
     if not form.is_valid():
@@ -289,7 +290,7 @@ def class_rename(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 @login_required
-def class_archive(request: HttpRequest, pk: int) -> HttpResponse:
+def class_archive(request: SignedInRequest, pk: int) -> HttpResponse:
     found = _get_classroom_for_teacher(request, pk)
     found.archive()
     messages.success(
@@ -302,7 +303,7 @@ def class_archive(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 @login_required
-def class_unarchive(request: HttpRequest, pk: int) -> HttpResponse:
+def class_unarchive(request: SignedInRequest, pk: int) -> HttpResponse:
     found = _get_classroom_for_teacher(request, pk)
     found.unarchive()
     messages.success(request, f"“{found.name}” is open again: its students see it, and can join.")
@@ -313,7 +314,7 @@ STUDENT_HANDS_SHOWN = 50
 
 
 @login_required
-def student_detail(request: HttpRequest, pk: int, user_pk: int) -> HttpResponse:
+def student_detail(request: SignedInRequest, pk: int, user_pk: int) -> HttpResponse:
     """One student of the class, for its teacher: their work on the class's assignments
     and their latest hands, each opening on the replay page (read-only, with comments)."""
     found = _get_classroom_for_teacher(request, pk)
@@ -345,7 +346,7 @@ def student_detail(request: HttpRequest, pk: int, user_pk: int) -> HttpResponse:
 
 @require_POST
 @login_required
-def change_code(request: HttpRequest, pk: int) -> HttpResponse:
+def change_code(request: SignedInRequest, pk: int) -> HttpResponse:
     found = _get_classroom_for_teacher(request, pk)
     found.change_join_code()
     messages.success(request, f"The new code is {found.join_code}; the old one no longer works.")
@@ -354,7 +355,7 @@ def change_code(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 @login_required
-def student_remove(request: HttpRequest, pk: int, user_pk: int) -> HttpResponse:
+def student_remove(request: SignedInRequest, pk: int, user_pk: int) -> HttpResponse:
     found = _get_classroom_for_teacher(request, pk)
     student = _get_student_of(found, user_pk)
     found.remove_student(student)
@@ -364,7 +365,7 @@ def student_remove(request: HttpRequest, pk: int, user_pk: int) -> HttpResponse:
 
 @require_POST
 @login_required
-def students_create(request: HttpRequest, pk: int) -> HttpResponse:
+def students_create(request: SignedInRequest, pk: int) -> HttpResponse:
     """Accounts for children without e-mail; the passwords are shown once, on login cards."""
     found = _get_classroom_for_teacher(request, pk)
     form = StudentAccountsForm(request.POST)
@@ -380,7 +381,7 @@ def students_create(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 @login_required
-def student_password(request: HttpRequest, pk: int, user_pk: int) -> HttpResponse:
+def student_password(request: SignedInRequest, pk: int, user_pk: int) -> HttpResponse:
     """A new password (and login card) for a child account this teacher made."""
     found = _get_classroom_for_teacher(request, pk)
     student = _get_student_of(found, user_pk)
@@ -402,7 +403,7 @@ def _login_cards(
 
 
 @login_required
-def class_progress(request: HttpRequest, pk: int) -> HttpResponse:
+def class_progress(request: SignedInRequest, pk: int) -> HttpResponse:
     """Each student's mastery by skill, and the mistakes the class makes most."""
     found = _get_classroom_for_teacher(request, pk)
     students = list(found.students.order_by("username"))
@@ -420,20 +421,22 @@ def class_progress(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-def practice_sets(request: HttpRequest) -> HttpResponse:
+def practice_sets(request: SignedInRequest) -> HttpResponse:
     if refused := _teacher_only(request):
         return refused
     return _render_sets(request, PracticeSetForm())
 
 
-def _render_sets(request: HttpRequest, form: PracticeSetForm, status: int = 200) -> HttpResponse:
+def _render_sets(
+    request: SignedInRequest, form: PracticeSetForm, status: int = 200
+) -> HttpResponse:
     sets = PracticeSet.objects.owned_by(request.user).prefetch_related("items")
     return render(request, "classes/sets.html", {"sets": sets, "form": form}, status=status)
 
 
 @require_POST
 @login_required
-def practice_set_create(request: HttpRequest) -> HttpResponse:
+def practice_set_create(request: SignedInRequest) -> HttpResponse:
     if refused := _teacher_only(request):
         return refused
     form = PracticeSetForm(request.POST)
@@ -446,7 +449,7 @@ def practice_set_create(request: HttpRequest) -> HttpResponse:
 
 
 def _render_set(
-    request: HttpRequest,
+    request: SignedInRequest,
     practice_set: PracticeSet,
     bound: Any = None,
     status: int = 200,
@@ -471,13 +474,13 @@ def _render_set(
 
 
 @login_required
-def practice_set(request: HttpRequest, pk: int) -> HttpResponse:
+def practice_set(request: SignedInRequest, pk: int) -> HttpResponse:
     return _render_set(request, _get_set_for_teacher(request, pk))
 
 
 @require_POST
 @login_required
-def practice_set_edit(request: HttpRequest, pk: int) -> HttpResponse:
+def practice_set_edit(request: SignedInRequest, pk: int) -> HttpResponse:
     found = _get_set_for_teacher(request, pk)
     form = PracticeSetForm(request.POST, instance=found)
     if not form.is_valid():
@@ -489,7 +492,7 @@ def practice_set_edit(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 @login_required
-def practice_set_delete(request: HttpRequest, pk: int) -> HttpResponse:
+def practice_set_delete(request: SignedInRequest, pk: int) -> HttpResponse:
     found = _get_set_for_teacher(request, pk)
     if found.assignments.exists():
         messages.error(
@@ -503,7 +506,7 @@ def practice_set_delete(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 @login_required
-def item_add(request: HttpRequest, pk: int, kind: str) -> HttpResponse:
+def item_add(request: SignedInRequest, pk: int, kind: str) -> HttpResponse:
     found = _get_set_for_teacher(request, pk)
     if kind not in PracticeItem.Kind.values:
         raise Http404("No such kind of item.")
@@ -517,7 +520,7 @@ def item_add(request: HttpRequest, pk: int, kind: str) -> HttpResponse:
 
 @require_POST
 @login_required
-def item_delete(request: HttpRequest, pk: int, item_pk: int) -> HttpResponse:
+def item_delete(request: SignedInRequest, pk: int, item_pk: int) -> HttpResponse:
     found = _get_set_for_teacher(request, pk)
     item = get_object_or_404(found.items, pk=item_pk)
     text = item.describe()
@@ -528,7 +531,7 @@ def item_delete(request: HttpRequest, pk: int, item_pk: int) -> HttpResponse:
 
 @require_POST
 @login_required
-def item_move(request: HttpRequest, pk: int, item_pk: int) -> HttpResponse:
+def item_move(request: SignedInRequest, pk: int, item_pk: int) -> HttpResponse:
     found = _get_set_for_teacher(request, pk)
     item = get_object_or_404(found.items, pk=item_pk)
     direction = request.POST.get("direction")
@@ -543,7 +546,7 @@ def item_move(request: HttpRequest, pk: int, item_pk: int) -> HttpResponse:
 
 
 @login_required
-def assignment_create(request: HttpRequest, pk: int) -> HttpResponse:
+def assignment_create(request: SignedInRequest, pk: int) -> HttpResponse:
     found = _get_classroom_for_teacher(request, pk)
     if found.is_archived:
         messages.error(request, "This class is archived: unarchive it to give it work.")
@@ -564,7 +567,7 @@ def assignment_create(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-def assignment_edit(request: HttpRequest, pk: int) -> HttpResponse:
+def assignment_edit(request: SignedInRequest, pk: int) -> HttpResponse:
     """Change an assignment's dates, pass mark, attempts or students (not its set)."""
     found = _get_assignment_for_teacher(request, pk)
     initial = {name: getattr(found, name) for name in AssignmentForm.FIELDS}
@@ -586,7 +589,7 @@ def assignment_edit(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 @login_required
-def assignment_delete(request: HttpRequest, pk: int) -> HttpResponse:
+def assignment_delete(request: SignedInRequest, pk: int) -> HttpResponse:
     found = _get_assignment_for_teacher(request, pk)
     if request.POST.get("confirm") != "yes":
         messages.error(request, "Tick the box to confirm that the students' work goes too.")
@@ -599,7 +602,7 @@ def assignment_delete(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-def assignment(request: HttpRequest, pk: int) -> HttpResponse:
+def assignment(request: SignedInRequest, pk: int) -> HttpResponse:
     found, teaching = _get_assignment_for_member(request, pk)
     if teaching:
         items, rows = assignment_grid(found)
@@ -612,7 +615,7 @@ def assignment(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _render_student_assignment(
-    request: HttpRequest, found: Assignment, status: int = 200
+    request: SignedInRequest, found: Assignment, status: int = 200
 ) -> HttpResponse:
     if not found.is_for(request.user):
         raise Http404("No such assignment.")
@@ -631,7 +634,7 @@ def _render_student_assignment(
 
 
 @login_required
-def assignment_csv(request: HttpRequest, pk: int) -> HttpResponse:
+def assignment_csv(request: SignedInRequest, pk: int) -> HttpResponse:
     found = _get_assignment_for_teacher(request, pk)
     items, rows = assignment_grid(found)
     response = HttpResponse(content_type="text/csv; charset=utf-8")
@@ -673,7 +676,7 @@ def _cell(value: Any) -> Any:
 
 
 @login_required
-def submission_detail(request: HttpRequest, pk: int, user_pk: int) -> HttpResponse:
+def submission_detail(request: SignedInRequest, pk: int, user_pk: int) -> HttpResponse:
     found = _get_assignment_for_teacher(request, pk)
     return _render_submission(request, found, user_pk, ReturnForm())
 
@@ -703,7 +706,7 @@ def _render_submission(
 
 @require_POST
 @login_required
-def submission_return(request: HttpRequest, pk: int, user_pk: int) -> HttpResponse:
+def submission_return(request: SignedInRequest, pk: int, user_pk: int) -> HttpResponse:
     found = _get_assignment_for_teacher(request, pk)
     form = ReturnForm(request.POST)
     if not form.is_valid():
@@ -726,7 +729,7 @@ def submission_return(request: HttpRequest, pk: int, user_pk: int) -> HttpRespon
 
 @require_POST
 @login_required
-def assignment_start(request: HttpRequest, pk: int) -> HttpResponse:
+def assignment_start(request: SignedInRequest, pk: int) -> HttpResponse:
     found = _get_assignment_for_student(request, pk)
     if not found.is_for(request.user):
         raise Http404("No such assignment.")
@@ -740,7 +743,7 @@ def assignment_start(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 @login_required
-def assignment_turn_in(request: HttpRequest, pk: int) -> HttpResponse:
+def assignment_turn_in(request: SignedInRequest, pk: int) -> HttpResponse:
     found = _get_assignment_for_student(request, pk)
     submission = Submission.objects.filter(assignment=found, student=request.user).first()
     if submission is None or not found.is_for(request.user):
@@ -757,7 +760,7 @@ def assignment_turn_in(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("classes:assignment", pk=found.pk)
 
 
-def _student_submission(request: HttpRequest, found: Assignment) -> Submission:
+def _student_submission(request: SignedInRequest, found: Assignment) -> Submission:
     if not found.is_for(request.user):
         raise Http404("No such assignment.")
     submission = Submission.objects.filter(assignment=found, student=request.user).first()
@@ -773,7 +776,7 @@ def _student_submission(request: HttpRequest, found: Assignment) -> Submission:
 
 
 @login_required
-def item_open(request: HttpRequest, pk: int, item_pk: int) -> HttpResponse:
+def item_open(request: SignedInRequest, pk: int, item_pk: int) -> HttpResponse:
     """Where the student does an item. Opening it notes the time (the first time in an
     attempt), so the time spent can be measured; lessons, quizzes and games are done on
     their own pages, with the assignment in the address."""
@@ -856,7 +859,7 @@ def _question_view(question: TrickQuestion) -> dict[str, Any]:
 
 
 def _render_hand_review(
-    request: HttpRequest,
+    request: HtmxRequest,
     found: Assignment,
     item: PracticeItem,
     submission: Submission,
@@ -872,7 +875,7 @@ def _render_hand_review(
 
 @require_POST
 @login_required
-def hand_answer(request: HttpRequest, pk: int, item_pk: int, hand_pk: int) -> HttpResponse:
+def hand_answer(request: SignedInRequest, pk: int, item_pk: int, hand_pk: int) -> HttpResponse:
     found = _get_assignment_for_student(request, pk)
     item = _get_item(found, item_pk)
     if item.kind != PracticeItem.Kind.HANDS:

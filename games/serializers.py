@@ -23,7 +23,7 @@ class HandSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Hand
-        fields = (
+        fields: tuple[str, ...] = (
             "id",
             "title",
             "rules_preset",

@@ -196,8 +196,8 @@ def _parse_records(text: str, kind: str) -> ParsedUpload:
         if item.data is None:
             assert item.error is not None
             # The hand's label says where; an error placed further in (a deal's trick) says so.
-            error = item.error
-            problem = error.problem if error.where == item.label else str(error)
+            unread = item.error
+            problem = unread.problem if unread.where == item.label else str(unread)
             hands.append(ParsedHand(i, label, None, UploadError(label, "", problem)))
             continue
         hands.append(_check(i, label, item.data, _title_of(item.data)))
@@ -228,15 +228,15 @@ def _parse_egn(text: str) -> ParsedUpload:
     try:
         match = read_egn(text)
     except EgnError as error:
-        problem = UploadError("", "", f"not a readable EGN file: {error}")
-        return ParsedUpload("egn", problems=(problem,))
+        unreadable = UploadError("", "", f"not a readable EGN file: {error}")
+        return ParsedUpload("egn", problems=(unreadable,))
     hands = []
     for i, deal in enumerate(match.deals):
         label = f"Deal {deal.number}"
         title = f"{match.title}, deal {deal.number}" if match.title else label
         if deal.error is not None:
-            error = UploadError(label, deal.error.where, deal.error.problem)
-            hands.append(ParsedHand(i, label, None, error, title))
+            unread = UploadError(label, deal.error.where, deal.error.problem)
+            hands.append(ParsedHand(i, label, None, unread, title))
         else:
             hands.append(_check(i, label, deal.record, title))
     return ParsedUpload("egn", tuple(hands), title=match.title, notes=match.notes)

@@ -15,6 +15,7 @@ from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
+from accounts.http import HtmxRequest
 from games.engine.cards import parse_suit
 from games.engine.record import parse_record
 from games.engine.rules import PRESETS
@@ -122,7 +123,7 @@ def lesson(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_POST
-def answer(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+def answer(request: HtmxRequest, slug: str, number: int) -> HttpResponse:
     """Check an answer with the engine, explain it, and note the progress."""
     found = get_object_or_404(Lesson, slug=slug)
     if not 0 <= number < len(found.steps) or found.steps[number].get("type") != "exercise":
@@ -242,7 +243,7 @@ def practice_question(request: HttpRequest, skill: str) -> HttpResponse:
 
 
 @require_POST
-def practice_answer(request: HttpRequest, public_id: str) -> HttpResponse:
+def practice_answer(request: HtmxRequest, public_id: str) -> HttpResponse:
     """Mark an answer once, and explain it."""
     question = get_object_or_404(QuizQuestion, public_id=public_id)
     given = request.POST.getlist("answer")
@@ -336,10 +337,11 @@ def progress(request: HttpRequest) -> HttpResponse:
 def _chart(by_day: dict[date, list[int]], today: date, days: int = 30) -> dict[str, Any]:
     """Right and wrong answers on each of the last ``days`` days, as SVG bar geometry."""
     start = today - timedelta(days=days - 1)
-    rows = [
-        (start + timedelta(days=i), *by_day.get(start + timedelta(days=i), [0, 0]))
-        for i in range(days)
-    ]
+    rows: list[tuple[date, int, int]] = []
+    for i in range(days):
+        day = start + timedelta(days=i)
+        right, wrong = by_day.get(day, [0, 0])
+        rows.append((day, right, wrong))
     top = max([right + wrong for _, right, wrong in rows] + [1])
     height, width = 120, 10
     bars = []

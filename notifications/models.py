@@ -26,8 +26,8 @@ class NotificationQuerySet(models.QuerySet["Notification"]):
         if len(text) > TEXT_LENGTH:
             text = text[: TEXT_LENGTH - 1] + "…"
         unique = {user.pk: user for user in recipients}
-        return self.bulk_create(
-            [self.model(recipient=user, text=text, url=url) for user in unique.values()]
+        return Notification.objects.bulk_create(
+            [Notification(recipient=user, text=text, url=url) for user in unique.values()]
         )
 
 

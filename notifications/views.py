@@ -1,7 +1,9 @@
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import render
+
+from accounts.http import SignedInRequest
 
 from .models import Notification
 
@@ -9,7 +11,7 @@ PER_PAGE = 30
 
 
 @login_required
-def index(request: HttpRequest) -> HttpResponse:
+def index(request: SignedInRequest) -> HttpResponse:
     """The user's notifications, newest first. Those shown are marked read (the nav's
     count drops at once) but still stand out on this page as new."""
     page = Paginator(Notification.objects.for_user(request.user), PER_PAGE).get_page(

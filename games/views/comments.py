@@ -11,6 +11,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from accounts.http import SignedInRequest
 from games.access import HandAccess, hand_for_viewer
 from games.comments import CommentError, comment_url, delete_comment, edit_comment, post_comment
 from games.forms import CommentForm
@@ -62,7 +63,7 @@ def comments_context(
 
 @require_POST
 @login_required
-def hand_comment_delete(request: HttpRequest, pk: int, comment_pk: int) -> HttpResponse:
+def hand_comment_delete(request: SignedInRequest, pk: int, comment_pk: int) -> HttpResponse:
     """Delete one of your own comments on the hand. With htmx the decision's comments come
     back in place; without, the page at that step."""
     access = _commenter(request, pk)
@@ -80,7 +81,7 @@ def hand_comment_delete(request: HttpRequest, pk: int, comment_pk: int) -> HttpR
 
 @require_POST
 @login_required
-def hand_comment_edit(request: HttpRequest, pk: int, comment_pk: int) -> HttpResponse:
+def hand_comment_edit(request: SignedInRequest, pk: int, comment_pk: int) -> HttpResponse:
     """Change the text of one of your own comments on the hand. With htmx the decision's
     comments come back in place (a refused text with its message, beside the comment);
     without, the page at that step."""
@@ -114,7 +115,7 @@ def hand_comment_edit(request: HttpRequest, pk: int, comment_pk: int) -> HttpRes
 
 @require_POST
 @login_required
-def hand_comment(request: HttpRequest, pk: int) -> HttpResponse:
+def hand_comment(request: SignedInRequest, pk: int) -> HttpResponse:
     """Post a comment on one decision of the hand: its owner or one of their teachers. With
     htmx the decision's comments come back in place; without, the page at that step."""
     access = _commenter(request, pk)
@@ -135,8 +136,8 @@ def hand_comment(request: HttpRequest, pk: int) -> HttpResponse:
     if not request.htmx:
         if form.errors:
             for errors in form.errors.values():
-                for error in errors:
-                    messages.error(request, f"Your comment was not posted: {error}")
+                for problem in errors:
+                    messages.error(request, f"Your comment was not posted: {problem}")
         else:
             messages.success(request, "Comment posted.")
         if 0 <= step_number < steps:

@@ -8,11 +8,12 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from accounts.http import HtmxRequest, SignedInRequest
 from games.models import GameError, GamePlay, Live
 from games.table import build_table
 
 
-def _get_game_for_user(request: HttpRequest, pk: int) -> GamePlay:
+def _get_game_for_user(request: SignedInRequest, pk: int) -> GamePlay:
     return get_object_or_404(GamePlay.objects.owned_by(request.user), pk=pk)
 
 
@@ -22,7 +23,7 @@ def _table_context(game: GamePlay, live: Live, error: str = "") -> dict[str, obj
 
 
 @login_required
-def game(request: HttpRequest, pk: int) -> HttpResponse:
+def game(request: SignedInRequest, pk: int) -> HttpResponse:
     game = _get_game_for_user(request, pk)
     return render(request, "games/game.html", _table_context(game, game.rebuild()))
 
@@ -40,7 +41,7 @@ def _position(request: HttpRequest) -> dict[str, int | None]:
 
 
 def _respond(
-    request: HttpRequest, game: GamePlay, live: Live | None, error: str = ""
+    request: HtmxRequest, game: GamePlay, live: Live | None, error: str = ""
 ) -> HttpResponse:
     if not request.htmx:
         if error:
@@ -55,7 +56,7 @@ def _respond(
 
 @require_POST
 @login_required
-def game_act(request: HttpRequest, pk: int) -> HttpResponse:
+def game_act(request: SignedInRequest, pk: int) -> HttpResponse:
     game = _get_game_for_user(request, pk)
     try:
         live = game.act(request.POST.get("action", ""), **_position(request))
@@ -67,7 +68,7 @@ def game_act(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 @login_required
-def game_advance(request: HttpRequest, pk: int) -> HttpResponse:
+def game_advance(request: SignedInRequest, pk: int) -> HttpResponse:
     game = _get_game_for_user(request, pk)
     try:
         live = game.advance(**_position(request))
@@ -78,7 +79,7 @@ def game_advance(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 @login_required
-def game_hint(request: HttpRequest, pk: int) -> HttpResponse:
+def game_hint(request: SignedInRequest, pk: int) -> HttpResponse:
     """The Hard player's advice for the player's decision, with its reason."""
     game = _get_game_for_user(request, pk)
     try:
@@ -97,7 +98,7 @@ def game_hint(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 @login_required
-def game_next_hand(request: HttpRequest, pk: int) -> HttpResponse:
+def game_next_hand(request: SignedInRequest, pk: int) -> HttpResponse:
     game = _get_game_for_user(request, pk)
     try:
         live = game.next_hand(hand_number=_position(request)["hand_number"])

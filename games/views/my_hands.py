@@ -10,6 +10,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from accounts.http import SignedInRequest
 from analysis.models import AnalysisJob
 from analysis.solver.review import ReviewParams
 from games.access import hand_for_viewer
@@ -22,7 +23,7 @@ HANDS_PER_PAGE = 25
 
 
 @login_required
-def my_hands(request: HttpRequest) -> HttpResponse:
+def my_hands(request: SignedInRequest) -> HttpResponse:
     """The player's hands: filters in the query string, newest first, each review live."""
     form = HandFilterForm(request.GET or None)
     mine = Hand.objects.owned_by(request.user)
@@ -60,7 +61,7 @@ def hand_status(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 @login_required
-def hand_retry_analysis(request: HttpRequest, pk: int) -> HttpResponse:
+def hand_retry_analysis(request: SignedInRequest, pk: int) -> HttpResponse:
     """Ask again for the review of a hand whose review failed."""
     hand = get_own_hand(request, pk)
     job = latest_jobs([hand.pk]).get(hand.pk)

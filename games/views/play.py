@@ -8,13 +8,14 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
+from accounts.http import SignedInRequest
 from games.forms import StartGameForm
 from games.models import GamePlay
 from games.signals import GamePurpose, play_link_opened
 
 
 def _render_play(
-    request: HttpRequest, form: StartGameForm, purpose: GamePurpose | None = None
+    request: SignedInRequest, form: StartGameForm, purpose: GamePurpose | None = None
 ) -> HttpResponse:
     games = GamePlay.objects.owned_by(request.user)
     return render(
@@ -30,7 +31,7 @@ def _render_play(
 
 
 @login_required
-def play(request: HttpRequest) -> HttpResponse:
+def play(request: SignedInRequest) -> HttpResponse:
     """The Play page. A link may pre-fill the form (``?preset=canadian-loner&target=10``),
     as an assignment's game does (``&assignment=<id>``, to show what the game is for)."""
     form, problems = StartGameForm.from_link(request.GET)
@@ -41,13 +42,14 @@ def play(request: HttpRequest) -> HttpResponse:
 
 def _purpose_from_link(request: HttpRequest) -> GamePurpose | None:
     """What the link's game is for, as the apps listening to ``play_link_opened`` say."""
-    answers = play_link_opened.send(sender=GamePlay, request=request)
-    return next((purpose for _, purpose in answers if purpose is not None), None)
+    # django-stubs types a receiver's answer as a string; ours answer with a purpose or None.
+    answers: list[object] = [a for _, a in play_link_opened.send(sender=GamePlay, request=request)]
+    return next((purpose for purpose in answers if isinstance(purpose, GamePurpose)), None)
 
 
 @require_POST
 @login_required
-def start_game(request: HttpRequest) -> HttpResponse:
+def start_game(request: SignedInRequest) -> HttpResponse:
     form = StartGameForm(request.POST)
     if not form.is_valid():
         return _render_play(request, form)

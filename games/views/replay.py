@@ -17,6 +17,7 @@ from django.template.loader import get_template
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts.http import HtmxRequest
 from analysis.models import AnalysisJob
 from analysis.solver.judgement import ACCURACY_K
 from analysis.solver.review import ReviewParams
@@ -83,7 +84,7 @@ def _share_export_template() -> str:
 
 
 @require_GET
-def hand_review(request: HttpRequest, pk: int) -> HttpResponse:
+def hand_review(request: HtmxRequest, pk: int) -> HttpResponse:
     """The replay page at one step (``?step=N``), from one seat (``seat``), with everything
     visible or only that seat's cards (``view``), on the main line or a what-if (``line``)."""
     access = hand_for_viewer(request, pk)
@@ -146,7 +147,7 @@ def hand_review(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_GET
-def hand_review_status(request: HttpRequest, pk: int) -> HttpResponse:
+def hand_review_status(request: HtmxRequest, pk: int) -> HttpResponse:
     """The analysis status fragment the page polls while the review is on its way. Once
     the review is done, an htmx request reloads the page to show it."""
     access = hand_for_viewer(request, pk)

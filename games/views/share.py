@@ -9,6 +9,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_POST
 
+from accounts.http import HtmxRequest, SignedInRequest
 from games.access import HandAccess, hand_for_viewer
 from games.exports import FORMATS as EXPORT_FORMATS
 from games.exports import Export, ExportUnavailable, export_hand, export_match
@@ -32,7 +33,7 @@ def hand_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
 
 
 @login_required
-def match_export(request: HttpRequest, pk: int) -> HttpResponse:
+def match_export(request: SignedInRequest, pk: int) -> HttpResponse:
     """A whole uploaded match as one EGN file, with the reviews' marks."""
     match = get_object_or_404(Match.objects.filter(owner=request.user), pk=pk)
     try:
@@ -49,7 +50,7 @@ def _download(export: Export) -> HttpResponse:
     return response
 
 
-def _share_response(request: HttpRequest, hand: Hand) -> HttpResponse:
+def _share_response(request: HtmxRequest, hand: Hand) -> HttpResponse:
     if request.htmx:
         access = HandAccess(hand, True, None)
         return render(request, "games/review/_share_export.html", {"access": access, "hand": hand})
@@ -58,7 +59,7 @@ def _share_response(request: HttpRequest, hand: Hand) -> HttpResponse:
 
 @require_POST
 @login_required
-def hand_share(request: HttpRequest, pk: int) -> HttpResponse:
+def hand_share(request: SignedInRequest, pk: int) -> HttpResponse:
     """Give one of my hands a read-only link."""
     hand = get_own_hand(request, pk)
     hand.share()
@@ -69,7 +70,7 @@ def hand_share(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 @login_required
-def hand_unshare(request: HttpRequest, pk: int) -> HttpResponse:
+def hand_unshare(request: SignedInRequest, pk: int) -> HttpResponse:
     """Revoke a hand's read-only link: every copy of it stops working."""
     hand = get_own_hand(request, pk)
     hand.unshare()

@@ -12,6 +12,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 
+from accounts.http import SignedInRequest
 from games.forms import UploadForm
 from games.links import hand_page_url
 from games.models import Hand
@@ -41,7 +42,7 @@ class UploadLimitHandler(FileUploadHandler):
 
 @login_required
 @csrf_exempt  # checked by _upload, once the limit is in place (the body is read then)
-def upload(request: HttpRequest) -> HttpResponse:
+def upload(request: SignedInRequest) -> HttpResponse:
     """Upload hands, pasted or in a file: all of them are stored, or none."""
     limit = UploadLimitHandler(request)
     request.upload_handlers.insert(0, limit)
@@ -49,7 +50,7 @@ def upload(request: HttpRequest) -> HttpResponse:
 
 
 @csrf_protect
-def _upload(request: HttpRequest, limit: UploadLimitHandler) -> HttpResponse:
+def _upload(request: SignedInRequest, limit: UploadLimitHandler) -> HttpResponse:
     if request.method != "POST":
         return render(request, "games/upload.html", _upload_context(UploadForm()))
     if _content_length(request) > MAX_UPLOAD_BYTES + UPLOAD_FORM_OVERHEAD:

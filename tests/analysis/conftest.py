@@ -1,45 +1,11 @@
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import pytest
 
-from accounts.models import User
-from analysis import models, tasks
+from analysis import models
 from analysis.solver.review import DecisionReview, Review, ReviewParams
 from games.engine.cards import Seat
-
-
-@pytest.fixture
-def alice(db: None) -> User:
-    return User.objects.create_user("alice", "alice@example.com")
-
-
-@pytest.fixture
-def bob(db: None) -> User:
-    return User.objects.create_user("bob", "bob@example.com")
-
-
-@dataclass(frozen=True)
-class Sent:
-    job_id: int
-    queue: str
-
-
-@pytest.fixture
-def sent(monkeypatch: pytest.MonkeyPatch) -> list[Sent]:
-    """The analysis messages sent to the broker, recorded instead of sent.
-
-    Messages go out when a transaction commits, which a test's own transaction never
-    does: wrap the code in `django_capture_on_commit_callbacks(execute=True)`.
-    """
-    messages: list[Sent] = []
-
-    def apply_async(args: tuple[int], queue: str, **options: Any) -> None:
-        messages.append(Sent(args[0], queue))
-
-    monkeypatch.setattr(tasks.run_analysis_job, "apply_async", apply_async)
-    return messages
 
 
 class FakeReview:

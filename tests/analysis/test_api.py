@@ -10,16 +10,16 @@ from analysis import models, serializers
 from analysis.models import AnalysisJob
 from analysis.solver.review import SOLVER_VERSION
 from games.models import Hand
+from tests.conftest import played_record
 
 from .conftest import FakeReview
-from .hands import random_record
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def hand(alice: User) -> Hand:
-    hand, _ = Hand.objects.create_from_record(alice, random_record(1))
+def hand(owner: User) -> Hand:
+    hand, _ = Hand.objects.create_from_record(owner, played_record(1))
     return hand
 
 
@@ -32,9 +32,9 @@ def post(client: Client, hand: Hand, body: dict[str, Any]) -> Any:
 
 
 def test_the_owner_sees_the_queued_analysis_of_a_new_hand(
-    client: Client, alice: User, hand: Hand
+    client: Client, owner: User, hand: Hand
 ) -> None:
-    client.force_login(alice)
+    client.force_login(owner)
     response = client.get(url(hand))
     assert response.status_code == 202
     body = response.json()
@@ -48,10 +48,10 @@ def test_the_owner_sees_the_queued_analysis_of_a_new_hand(
 
 
 def test_a_finished_analysis_gives_the_review(
-    client: Client, alice: User, hand: Hand, fake_review: FakeReview
+    client: Client, owner: User, hand: Hand, fake_review: FakeReview
 ) -> None:
     hand.analysis_jobs.get().run("worker@one")
-    client.force_login(alice)
+    client.force_login(owner)
     response = client.get(url(hand))
     assert response.status_code == 200
     body = response.json()
@@ -61,20 +61,20 @@ def test_a_finished_analysis_gives_the_review(
 
 
 def test_a_failed_analysis_gives_its_error(
-    client: Client, alice: User, hand: Hand, fake_review: FakeReview
+    client: Client, owner: User, hand: Hand, fake_review: FakeReview
 ) -> None:
     fake_review.error = ValueError("no legal card")
     hand.analysis_jobs.get().run("worker@one")
-    client.force_login(alice)
+    client.force_login(owner)
     body = client.get(url(hand)).json()
     assert (body["status"], body["error"]) == ("failed", "ValueError: no legal card")
 
 
 @pytest.mark.parametrize("method", ["get", "post"])
 def test_another_user_cannot_tell_the_hand_exists(
-    client: Client, bob: User, hand: Hand, method: str
+    client: Client, stranger: User, hand: Hand, method: str
 ) -> None:
-    client.force_login(bob)
+    client.force_login(stranger)
     response = getattr(client, method)(url(hand))
     assert response.status_code == 404
     assert AnalysisJob.objects.count() == 1
@@ -85,25 +85,25 @@ def test_an_anonymous_visitor_is_refused(client: Client, hand: Hand, method: str
     assert getattr(client, method)(url(hand)).status_code == 403
 
 
-def test_a_hand_that_does_not_exist_is_not_found(client: Client, alice: User) -> None:
-    client.force_login(alice)
+def test_a_hand_that_does_not_exist_is_not_found(client: Client, owner: User) -> None:
+    client.force_login(owner)
     assert client.get("/api/v1/hands/999999/analysis").status_code == 404
 
 
 def test_a_hand_with_no_analysis_yet_says_to_ask_for_one(
-    client: Client, alice: User, hand: Hand
+    client: Client, owner: User, hand: Hand
 ) -> None:
     AnalysisJob.objects.all().delete()
-    client.force_login(alice)
+    client.force_login(owner)
     response = client.get(url(hand))
     assert response.status_code == 404
     assert "POST" in response.json()["detail"]
 
 
 def test_asking_with_new_parameters_queues_a_new_analysis(
-    client: Client, alice: User, hand: Hand
+    client: Client, owner: User, hand: Hand
 ) -> None:
-    client.force_login(alice)
+    client.force_login(owner)
     response = post(client, hand, {"params": {"samples": 500, "seed": 7}})
     assert response.status_code == 202
     body = response.json()
@@ -113,9 +113,9 @@ def test_asking_with_new_parameters_queues_a_new_analysis(
 
 
 def test_asking_again_with_the_same_parameters_gives_the_same_analysis(
-    client: Client, alice: User, hand: Hand
+    client: Client, owner: User, hand: Hand
 ) -> None:
-    client.force_login(alice)
+    client.force_login(owner)
     first = post(client, hand, {})
     assert first.json()["id"] == hand.analysis_jobs.get().pk
     assert post(client, hand, {"params": {"samples": 100}}).json()["id"] == first.json()["id"]
@@ -123,12 +123,12 @@ def test_asking_again_with_the_same_parameters_gives_the_same_analysis(
 
 
 def test_an_identical_hand_of_another_owner_gives_the_one_review_at_once(
-    client: Client, alice: User, bob: User, hand: Hand, fake_review: FakeReview
+    client: Client, owner: User, stranger: User, hand: Hand, fake_review: FakeReview
 ) -> None:
     job = hand.analysis_jobs.get()
     job.run("worker@one")
-    bobs, _ = Hand.objects.create_from_record(bob, random_record(1))
-    client.force_login(bob)
+    bobs, _ = Hand.objects.create_from_record(stranger, played_record(1))
+    client.force_login(stranger)
     response = client.get(url(bobs))
     assert response.status_code == 200
     body = response.json()
@@ -148,9 +148,9 @@ def test_an_identical_hand_of_another_owner_gives_the_one_review_at_once(
     ],
 )
 def test_bad_parameters_are_refused_with_the_message(
-    client: Client, alice: User, hand: Hand, body: dict[str, Any], message: str
+    client: Client, owner: User, hand: Hand, body: dict[str, Any], message: str
 ) -> None:
-    client.force_login(alice)
+    client.force_login(owner)
     response = post(client, hand, body)
     assert response.status_code == 400
     assert response.json() == {"params": [message]}
@@ -159,7 +159,7 @@ def test_bad_parameters_are_refused_with_the_message(
 
 def test_giving_the_current_solver_version_redoes_an_older_analysis(
     client: Client,
-    alice: User,
+    owner: User,
     hand: Hand,
     fake_review: FakeReview,
     monkeypatch: pytest.MonkeyPatch,
@@ -168,7 +168,7 @@ def test_giving_the_current_solver_version_redoes_an_older_analysis(
     old.run("worker@one")
     for module in (models, serializers):
         monkeypatch.setattr(module, "SOLVER_VERSION", "99")
-    client.force_login(alice)
+    client.force_login(owner)
     kept = client.get(url(hand)).json()
     assert (kept["solver_version"], kept["current_solver_version"]) == (SOLVER_VERSION, "99")
     assert post(client, hand, {}).json()["id"] == old.pk  # not without asking
@@ -177,8 +177,8 @@ def test_giving_the_current_solver_version_redoes_an_older_analysis(
     assert response.json()["solver_version"] == "99" and response.json()["id"] != old.pk
 
 
-def test_an_unknown_solver_version_is_refused(client: Client, alice: User, hand: Hand) -> None:
-    client.force_login(alice)
+def test_an_unknown_solver_version_is_refused(client: Client, owner: User, hand: Hand) -> None:
+    client.force_login(owner)
     response = post(client, hand, {"solver_version": "0"})
     assert response.status_code == 400
     assert response.json() == {
@@ -186,8 +186,8 @@ def test_an_unknown_solver_version_is_refused(client: Client, alice: User, hand:
     }
 
 
-def test_the_openapi_schema_describes_the_analysis_endpoint(client: Client, alice: User) -> None:
-    client.force_login(alice)
+def test_the_openapi_schema_describes_the_analysis_endpoint(client: Client, owner: User) -> None:
+    client.force_login(owner)
     schema = client.get("/api/v1/schema/", headers={"Accept": "application/json"}).json()
     operations = schema["paths"]["/api/v1/hands/{hand_id}/analysis"]
     assert set(operations) >= {"get", "post"}

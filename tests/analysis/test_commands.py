@@ -10,7 +10,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from tests.games.test_score_hand import MARCH, SPEC_RECORD
+from tests.conftest import MARCH, SPEC_RECORD
 
 EGN = Path(__file__).resolve().parents[1] / "fixtures" / "egn"
 

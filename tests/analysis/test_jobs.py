@@ -24,9 +24,9 @@ from analysis.solver.review import SOLVER_VERSION, Review, ReviewParams
 from games.engine.errors import RecordError
 from games.engine.record import parse_record
 from games.models import Hand
+from tests.conftest import Sent, played_record
 
-from .conftest import FakeReview, Sent
-from .hands import random_record
+from .conftest import FakeReview
 
 pytestmark = pytest.mark.django_db
 
@@ -34,7 +34,7 @@ Commit = Callable[..., Any]
 
 
 def make_hand(owner: User, seed: int = 1, **options: Any) -> Hand:
-    hand, created = Hand.objects.create_from_record(owner, random_record(seed), **options)
+    hand, created = Hand.objects.create_from_record(owner, played_record(seed), **options)
     assert created
     return hand
 
@@ -47,18 +47,18 @@ def job_of(hand: Hand) -> AnalysisJob:
 
 
 def test_a_new_hand_is_kept_canonical_and_its_analysis_is_queued_on_commit(
-    alice: User, sent: list[Sent], django_capture_on_commit_callbacks: Commit
+    owner: User, sent: list[Sent], django_capture_on_commit_callbacks: Commit
 ) -> None:
-    data = random_record(1)
+    data = played_record(1)
     data["play"] = " ".join(data["play"]).lower()  # read tolerantly, kept canonical
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        hand, created = Hand.objects.create_from_record(alice, data, title="Loner")
+        hand, created = Hand.objects.create_from_record(owner, data, title="Loner")
     assert sent == []  # nothing reaches the broker before the commit
     for callback in callbacks:
         callback()
     job = job_of(hand)
     assert created and hand.title == "Loner" and hand.rules_preset == "standard"
-    assert hand.record["play"] == random_record(1)["play"]
+    assert hand.record["play"] == played_record(1)["play"]
     assert len(hand.record_hash) == 64 and job.record_hash == hand.record_hash
     assert (job.status, job.queue, job.params) == (
         "queued",
@@ -71,48 +71,48 @@ def test_a_new_hand_is_kept_canonical_and_its_analysis_is_queued_on_commit(
 
 
 def test_a_whole_upload_is_analysed_on_the_bulk_queue(
-    alice: User, sent: list[Sent], django_capture_on_commit_callbacks: Commit
+    owner: User, sent: list[Sent], django_capture_on_commit_callbacks: Commit
 ) -> None:
     with django_capture_on_commit_callbacks(execute=True):
-        hand = make_hand(alice, queue="bulk")
+        hand = make_hand(owner, queue="bulk")
     assert sent == [Sent(job_of(hand).pk, "bulk")]
 
 
-def test_an_invalid_record_is_refused_with_the_field_at_fault(alice: User) -> None:
-    data = random_record(1)
+def test_an_invalid_record_is_refused_with_the_field_at_fault(owner: User) -> None:
+    data = played_record(1)
     data["play"][0] = "XX"
     with pytest.raises(RecordError, match=r"^play\[0\]"):
-        Hand.objects.create_from_record(alice, data)
+        Hand.objects.create_from_record(owner, data)
     assert not Hand.objects.exists() and not AnalysisJob.objects.exists()
 
 
-def test_the_same_hand_sent_twice_by_one_owner_is_kept_once(alice: User, bob: User) -> None:
-    first, _ = Hand.objects.create_from_record(alice, random_record(1))
-    again, created = Hand.objects.create_from_record(alice, random_record(1), title="Again")
+def test_the_same_hand_sent_twice_by_one_owner_is_kept_once(owner: User, stranger: User) -> None:
+    first, _ = Hand.objects.create_from_record(owner, played_record(1))
+    again, created = Hand.objects.create_from_record(owner, played_record(1), title="Again")
     assert again == first and not created
-    bobs, created = Hand.objects.create_from_record(bob, random_record(1))
+    bobs, created = Hand.objects.create_from_record(stranger, played_record(1))
     assert created and bobs != first
     # Jobs belong to records: the two owners' identical hands share one.
     assert AnalysisJob.objects.count() == 1
     assert job_of(first) == job_of(bobs)
 
 
-def test_a_job_carries_the_canonical_record_it_reviews(alice: User) -> None:
-    hand = make_hand(alice)
+def test_a_job_carries_the_canonical_record_it_reviews(owner: User) -> None:
+    hand = make_hand(owner)
     job = job_of(hand)
     assert (job.record, job.record_hash) == (hand.record, hand.record_hash)
 
 
-def test_asking_again_with_the_same_parameters_reuses_the_job(alice: User) -> None:
-    hand = make_hand(alice)
+def test_asking_again_with_the_same_parameters_reuses_the_job(owner: User) -> None:
+    hand = make_hand(owner)
     job, created = hand.request_analysis()
     assert job == job_of(hand) and not created
 
 
 def test_asking_interactively_for_a_job_waiting_on_bulk_moves_it_to_interactive(
-    alice: User, sent: list[Sent], django_capture_on_commit_callbacks: Commit
+    owner: User, sent: list[Sent], django_capture_on_commit_callbacks: Commit
 ) -> None:
-    hand = make_hand(alice, queue="bulk")
+    hand = make_hand(owner, queue="bulk")
     with django_capture_on_commit_callbacks(execute=True):
         job, _ = hand.request_analysis(queue="interactive")
     assert job.queue == "interactive"
@@ -122,8 +122,8 @@ def test_asking_interactively_for_a_job_waiting_on_bulk_moves_it_to_interactive(
 # -- running a job -------------------------------------------------------------------------
 
 
-def test_running_a_job_claims_it_and_saves_the_review(alice: User, fake_review: FakeReview) -> None:
-    job = job_of(make_hand(alice))
+def test_running_a_job_claims_it_and_saves_the_review(owner: User, fake_review: FakeReview) -> None:
+    job = job_of(make_hand(owner))
     job.run("worker@one")
     job.refresh_from_db()
     assert (job.status, job.worker, job.attempts) == ("done", "worker@one", 1)
@@ -135,9 +135,9 @@ def test_running_a_job_claims_it_and_saves_the_review(alice: User, fake_review: 
 
 
 def test_a_finished_review_updates_the_hands_count_of_mistakes_at_once(
-    alice: User, fake_review: FakeReview, monkeypatch: pytest.MonkeyPatch
+    owner: User, fake_review: FakeReview, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    hand = make_hand(alice)
+    hand = make_hand(owner)
     marks = [BLUNDER, INACCURACY, MISTAKE, None]
     original = fake_review.__call__
 
@@ -152,8 +152,8 @@ def test_a_finished_review_updates_the_hands_count_of_mistakes_at_once(
     assert (hand.mistakes, hand.mistakes_job_id) == (2, job_of(hand).pk)
 
 
-def test_the_real_review_of_a_hand_has_one_entry_per_decision(alice: User) -> None:
-    hand = make_hand(alice)
+def test_the_real_review_of_a_hand_has_one_entry_per_decision(owner: User) -> None:
+    hand = make_hand(owner)
     job, _ = hand.request_analysis(ReviewParams(samples=1))
     job.run("worker@one")
     job.refresh_from_db()
@@ -168,8 +168,8 @@ def test_the_real_review_of_a_hand_has_one_entry_per_decision(alice: User) -> No
     assert table.table == dd_table(parse_record(hand.record))
 
 
-def test_a_finished_job_is_not_run_again(alice: User, fake_review: FakeReview) -> None:
-    job = job_of(make_hand(alice))
+def test_a_finished_job_is_not_run_again(owner: User, fake_review: FakeReview) -> None:
+    job = job_of(make_hand(owner))
     job.run("worker@one")
     tasks.run_analysis_job.apply(args=[job.pk])
     job.run("worker@two")
@@ -179,9 +179,9 @@ def test_a_finished_job_is_not_run_again(alice: User, fake_review: FakeReview) -
 
 
 def test_a_job_running_on_another_worker_is_left_alone(
-    alice: User, fake_review: FakeReview
+    owner: User, fake_review: FakeReview
 ) -> None:
-    job = job_of(make_hand(alice))
+    job = job_of(make_hand(owner))
 
     def second_delivery(done: int, total: int) -> None:
         if done == 1:
@@ -194,8 +194,8 @@ def test_a_job_running_on_another_worker_is_left_alone(
     assert (job.status, job.worker, job.attempts) == ("done", "worker@one", 1)
 
 
-def test_progress_is_saved_as_the_review_goes(alice: User, fake_review: FakeReview) -> None:
-    job = job_of(make_hand(alice))
+def test_progress_is_saved_as_the_review_goes(owner: User, fake_review: FakeReview) -> None:
+    job = job_of(make_hand(owner))
     seen: list[tuple[str, int, int | None]] = []
 
     def look(done: int, total: int) -> None:
@@ -208,9 +208,9 @@ def test_progress_is_saved_as_the_review_goes(alice: User, fake_review: FakeRevi
 
 
 def test_saving_progress_renews_the_lease(
-    alice: User, fake_review: FakeReview, settings: Any
+    owner: User, fake_review: FakeReview, settings: Any
 ) -> None:
-    job = job_of(make_hand(alice))
+    job = job_of(make_hand(owner))
     deadlines = []
     fake_review.on_progress = lambda done, total: deadlines.append(
         AnalysisJob.objects.get(pk=job.pk).deadline
@@ -221,11 +221,11 @@ def test_saving_progress_renews_the_lease(
 
 @pytest.mark.django_db(transaction=True)
 def test_the_lease_is_renewed_while_one_decision_takes_long(
-    alice: User, fake_review: FakeReview, monkeypatch: pytest.MonkeyPatch, settings: Any
+    owner: User, fake_review: FakeReview, monkeypatch: pytest.MonkeyPatch, settings: Any
 ) -> None:
     settings.ANALYSIS_LEASE_SECONDS = 0.4  # renewed every 0.1 s
     monkeypatch.setattr(models, "PROGRESS_SAVE_SECONDS", 60)  # only the first save
-    job = job_of(make_hand(alice))
+    job = job_of(make_hand(owner))
     deadlines = []
 
     def slow_decision(done: int, total: int) -> None:
@@ -242,9 +242,9 @@ def test_the_lease_is_renewed_while_one_decision_takes_long(
 
 
 def test_a_worker_that_lost_its_claim_stops_and_writes_nothing(
-    alice: User, fake_review: FakeReview
+    owner: User, fake_review: FakeReview
 ) -> None:
-    job = job_of(make_hand(alice))
+    job = job_of(make_hand(owner))
 
     def taken_over(done: int, total: int) -> None:
         if done == 1 and fake_review.calls == 1:
@@ -261,9 +261,9 @@ def test_a_worker_that_lost_its_claim_stops_and_writes_nothing(
 
 
 def test_a_permanent_error_fails_the_job_with_its_message(
-    alice: User, fake_review: FakeReview
+    owner: User, fake_review: FakeReview
 ) -> None:
-    job = job_of(make_hand(alice))
+    job = job_of(make_hand(owner))
     fake_review.error = ValueError("no legal card for N")
     tasks.run_analysis_job.apply(args=[job.pk])
     job.refresh_from_db()
@@ -272,8 +272,8 @@ def test_a_permanent_error_fails_the_job_with_its_message(
     assert job.finished_at is not None and job.result is None
 
 
-def test_bad_parameters_fail_the_job_with_the_message(alice: User, fake_review: FakeReview) -> None:
-    job = job_of(make_hand(alice))
+def test_bad_parameters_fail_the_job_with_the_message(owner: User, fake_review: FakeReview) -> None:
+    job = job_of(make_hand(owner))
     AnalysisJob.objects.filter(pk=job.pk).update(params={"samples": 0})
     job.refresh_from_db()
     job.run("worker@one")
@@ -284,9 +284,9 @@ def test_bad_parameters_fail_the_job_with_the_message(alice: User, fake_review: 
 
 
 def test_a_transient_error_queues_the_job_again_for_a_retry(
-    alice: User, fake_review: FakeReview
+    owner: User, fake_review: FakeReview
 ) -> None:
-    job = job_of(make_hand(alice))
+    job = job_of(make_hand(owner))
     fake_review.error = OperationalError("database is locked")
     with pytest.raises(TransientJobError):
         job.run("worker@one")
@@ -297,9 +297,9 @@ def test_a_transient_error_queues_the_job_again_for_a_retry(
 
 
 def test_the_task_retries_a_transient_error_and_the_job_then_finishes(
-    alice: User, fake_review: FakeReview
+    owner: User, fake_review: FakeReview
 ) -> None:
-    job = job_of(make_hand(alice))
+    job = job_of(make_hand(owner))
     fake_review.error = OperationalError("database is locked")
     fake_review.failing_calls = 1
     tasks.run_analysis_job.apply(args=[job.pk])
@@ -308,9 +308,9 @@ def test_the_task_retries_a_transient_error_and_the_job_then_finishes(
 
 
 def test_a_transient_error_on_every_attempt_fails_the_job_in_the_end(
-    alice: User, fake_review: FakeReview, settings: Any
+    owner: User, fake_review: FakeReview, settings: Any
 ) -> None:
-    job = job_of(make_hand(alice))
+    job = job_of(make_hand(owner))
     fake_review.error = OperationalError("database is locked")
     tasks.run_analysis_job.apply(args=[job.pk])
     job.refresh_from_db()
@@ -320,9 +320,9 @@ def test_a_transient_error_on_every_attempt_fails_the_job_in_the_end(
 
 
 def test_a_worker_with_another_solver_version_leaves_the_job_to_another(
-    alice: User, fake_review: FakeReview, monkeypatch: pytest.MonkeyPatch
+    owner: User, fake_review: FakeReview, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    job = job_of(make_hand(alice))
+    job = job_of(make_hand(owner))
     monkeypatch.setattr(models, "SOLVER_VERSION", "0-old")
     with pytest.raises(TransientJobError):
         job.run("old-worker@one")
@@ -335,12 +335,12 @@ def test_a_worker_with_another_solver_version_leaves_the_job_to_another(
 
 
 def test_a_new_job_whose_review_is_stored_is_answered_without_a_worker(
-    alice: User,
+    owner: User,
     fake_review: FakeReview,
     sent: list[Sent],
     django_capture_on_commit_callbacks: Commit,
 ) -> None:
-    hand = make_hand(alice)
+    hand = make_hand(owner)
     job_of(hand).run("worker@one")
     result = job_of(hand).result
     AnalysisJob.objects.all().delete()  # the result outlives its job
@@ -352,9 +352,9 @@ def test_a_new_job_whose_review_is_stored_is_answered_without_a_worker(
 
 
 def test_a_job_answered_by_a_review_stored_without_its_table_fills_the_table_in(
-    alice: User, fake_review: FakeReview
+    owner: User, fake_review: FakeReview
 ) -> None:
-    hand = make_hand(alice)
+    hand = make_hand(owner)
     job_of(hand).run("worker@one")
     result = job_of(hand).result
     AnalysisResult.objects.filter(pk=result.pk).update(dd_table=None)  # stored before tables
@@ -366,9 +366,9 @@ def test_a_job_answered_by_a_review_stored_without_its_table_fills_the_table_in(
 
 
 def test_identical_hands_of_two_owners_are_answered_by_the_one_review(
-    alice: User, bob: User, fake_review: FakeReview
+    owner: User, stranger: User, fake_review: FakeReview
 ) -> None:
-    alices, bobs = make_hand(alice), make_hand(bob)
+    alices, bobs = make_hand(owner), make_hand(stranger)
     assert job_of(alices) == job_of(bobs)
     job_of(alices).run("worker@one")
     job_of(bobs).run("worker@two")
@@ -377,8 +377,8 @@ def test_identical_hands_of_two_owners_are_answered_by_the_one_review(
     assert alices.latest_result() == bobs.latest_result() == job_of(bobs).result
 
 
-def test_a_record_has_one_job_for_given_parameters_and_solver(alice: User) -> None:
-    hand = make_hand(alice)
+def test_a_record_has_one_job_for_given_parameters_and_solver(owner: User) -> None:
+    hand = make_hand(owner)
     job = job_of(hand)
     assert AnalysisJob.objects.request(hand.record, hand.record_hash) == (job, False)
     with pytest.raises(IntegrityError):
@@ -391,8 +391,8 @@ def test_a_record_has_one_job_for_given_parameters_and_solver(alice: User) -> No
         )
 
 
-def test_other_parameters_are_analysed_afresh(alice: User, fake_review: FakeReview) -> None:
-    hand = make_hand(alice)
+def test_other_parameters_are_analysed_afresh(owner: User, fake_review: FakeReview) -> None:
+    hand = make_hand(owner)
     job_of(hand).run("worker@one")
     job, created = hand.request_analysis(ReviewParams(samples=500, seed=3))
     assert created and job.status == "queued"
@@ -401,13 +401,13 @@ def test_other_parameters_are_analysed_afresh(alice: User, fake_review: FakeRevi
 
 
 def test_a_new_solver_version_reanalyses_on_request(
-    alice: User,
+    owner: User,
     fake_review: FakeReview,
     monkeypatch: pytest.MonkeyPatch,
     sent: list[Sent],
     django_capture_on_commit_callbacks: Commit,
 ) -> None:
-    hand = make_hand(alice)
+    hand = make_hand(owner)
     old = job_of(hand)
     old.run("worker@one")
     monkeypatch.setattr(models, "SOLVER_VERSION", "99")
@@ -428,12 +428,12 @@ def test_a_new_solver_version_reanalyses_on_request(
 
 
 def test_a_failed_analysis_is_tried_again_on_request(
-    alice: User,
+    owner: User,
     fake_review: FakeReview,
     sent: list[Sent],
     django_capture_on_commit_callbacks: Commit,
 ) -> None:
-    hand = make_hand(alice)
+    hand = make_hand(owner)
     failed = job_of(hand)
     fake_review.error = ValueError("boom")
     failed.run("worker@one")
@@ -459,14 +459,14 @@ def test_the_task_is_acked_late_given_back_on_worker_loss_and_time_limited(
 
 
 def test_a_receiver_of_review_finished_that_fails_leaves_the_job_done(
-    alice: User, fake_review: FakeReview, caplog: pytest.LogCaptureFixture
+    owner: User, fake_review: FakeReview, caplog: pytest.LogCaptureFixture
 ) -> None:
     def broken(**kwargs: Any) -> None:
         raise OperationalError("database is locked")
 
     review_finished.connect(broken)
     try:
-        job = job_of(make_hand(alice))
+        job = job_of(make_hand(owner))
         job.run("worker@one")
     finally:
         review_finished.disconnect(broken)
@@ -475,12 +475,12 @@ def test_a_receiver_of_review_finished_that_fails_leaves_the_job_done(
 
 
 def test_the_jobs_of_a_record_go_with_the_last_hand_of_it(
-    alice: User, bob: User, fake_review: FakeReview
+    owner: User, stranger: User, fake_review: FakeReview
 ) -> None:
-    alices, bobs = make_hand(alice), make_hand(bob)
+    alices, bobs = make_hand(owner), make_hand(stranger)
     job_of(alices).run("worker@one")
     alices.delete()
     assert job_of(bobs).status == "done"  # Bob still has the hand
-    bob.delete()  # his hands go with him
+    stranger.delete()  # his hands go with him
     assert not AnalysisJob.objects.exists()
     assert AnalysisResult.objects.count() == 1  # the review stays, as the cache

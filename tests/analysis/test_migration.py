@@ -16,7 +16,7 @@ from analysis.solver.hindsight import dd_table
 from analysis.solver.review import SOLVER_VERSION, Review, ReviewParams, review_hand
 from games.engine.record import parse_record
 from games.models import Hand, record_hash
-from tests.records import MARCH, SPEC_RECORD
+from tests.conftest import MARCH, SPEC_RECORD
 
 BEFORE = [("analysis", "0002_analysisresult_analysisjob"), ("games", "0009_handcomment_edited")]
 AFTER = [("analysis", "0007_fill_dd_tables")]

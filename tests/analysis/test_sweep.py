@@ -13,9 +13,9 @@ from accounts.models import User
 from analysis.models import AnalysisJob
 from euchre_site.celery import app as celery_app
 from games.models import Hand
+from tests.conftest import Sent, played_record
 
-from .conftest import FakeReview, Sent
-from .hands import random_record
+from .conftest import FakeReview
 
 pytestmark = pytest.mark.django_db
 
@@ -23,7 +23,7 @@ Commit = Callable[..., Any]
 
 
 def make_job(owner: User, seed: int = 1, **columns: Any) -> AnalysisJob:
-    hand, _ = Hand.objects.create_from_record(owner, random_record(seed))
+    hand, _ = Hand.objects.create_from_record(owner, played_record(seed))
     job = hand.analysis_jobs.get()
     AnalysisJob.objects.filter(pk=job.pk).update(**columns)
     job.refresh_from_db()
@@ -40,9 +40,9 @@ def sweep(commit: Commit) -> Any:
 
 
 def test_the_sweep_sends_again_a_job_queued_too_long(
-    alice: User, sent: list[Sent], django_capture_on_commit_callbacks: Commit
+    owner: User, sent: list[Sent], django_capture_on_commit_callbacks: Commit
 ) -> None:
-    job = make_job(alice, deadline=ago(1))
+    job = make_job(owner, deadline=ago(1))
     report = sweep(django_capture_on_commit_callbacks)
     assert report.resent == [job.pk] and report.requeued == []
     assert sent == [Sent(job.pk, "interactive")]
@@ -51,9 +51,9 @@ def test_the_sweep_sends_again_a_job_queued_too_long(
 
 
 def test_each_sending_again_waits_twice_as_long(
-    alice: User, sent: list[Sent], django_capture_on_commit_callbacks: Commit, settings: Any
+    owner: User, sent: list[Sent], django_capture_on_commit_callbacks: Commit, settings: Any
 ) -> None:
-    job = make_job(alice, queue="bulk")
+    job = make_job(owner, queue="bulk")
     waits = []
     for _ in range(3):
         AnalysisJob.objects.filter(pk=job.pk).update(deadline=ago(1))
@@ -66,12 +66,12 @@ def test_each_sending_again_waits_twice_as_long(
 
 
 def test_the_sweep_queues_again_a_running_job_whose_lease_ran_out(
-    alice: User,
+    owner: User,
     sent: list[Sent],
     django_capture_on_commit_callbacks: Commit,
     fake_review: FakeReview,
 ) -> None:
-    job = make_job(alice, status="running", attempts=1, worker="dead@host", deadline=ago(1))
+    job = make_job(owner, status="running", attempts=1, worker="dead@host", deadline=ago(1))
     report = sweep(django_capture_on_commit_callbacks)
     assert report.requeued == [job.pk] and report.resent == []
     assert sent == [Sent(job.pk, "interactive")]
@@ -84,9 +84,9 @@ def test_the_sweep_queues_again_a_running_job_whose_lease_ran_out(
 
 
 def test_the_sweep_fails_a_job_whose_lease_ran_out_on_its_last_attempt(
-    alice: User, sent: list[Sent], django_capture_on_commit_callbacks: Commit
+    owner: User, sent: list[Sent], django_capture_on_commit_callbacks: Commit
 ) -> None:
-    job = make_job(alice, status="running", attempts=3, worker="dead@host", deadline=ago(1))
+    job = make_job(owner, status="running", attempts=3, worker="dead@host", deadline=ago(1))
     report = sweep(django_capture_on_commit_callbacks)
     assert report.failed == [job.pk] and sent == []
     job.refresh_from_db()
@@ -97,17 +97,17 @@ def test_the_sweep_fails_a_job_whose_lease_ran_out_on_its_last_attempt(
 
 
 def test_the_sweep_leaves_finished_and_timely_jobs_alone(
-    alice: User,
+    owner: User,
     sent: list[Sent],
     django_capture_on_commit_callbacks: Commit,
     fake_review: FakeReview,
 ) -> None:
-    done = make_job(alice, seed=1)
+    done = make_job(owner, seed=1)
     done.run("worker@one")
     AnalysisJob.objects.filter(pk=done.pk).update(deadline=ago(60))  # even so
-    failed = make_job(alice, seed=2, status="failed", error="boom", deadline=ago(60))
-    running = make_job(alice, seed=3, status="running", attempts=1, deadline=ago(-60))
-    queued = make_job(alice, seed=4)
+    failed = make_job(owner, seed=2, status="failed", error="boom", deadline=ago(60))
+    running = make_job(owner, seed=3, status="running", attempts=1, deadline=ago(-60))
+    queued = make_job(owner, seed=4)
     before = {
         job.pk: AnalysisJob.objects.filter(pk=job.pk).values().get()
         for job in (done, failed, running, queued)
@@ -120,10 +120,10 @@ def test_the_sweep_leaves_finished_and_timely_jobs_alone(
 
 
 def test_sweep_jobs_command_says_what_it_did(
-    alice: User, sent: list[Sent], django_capture_on_commit_callbacks: Commit
+    owner: User, sent: list[Sent], django_capture_on_commit_callbacks: Commit
 ) -> None:
-    queued = make_job(alice, seed=1, deadline=ago(1))
-    running = make_job(alice, seed=2, status="running", attempts=1, deadline=ago(1))
+    queued = make_job(owner, seed=1, deadline=ago(1))
+    running = make_job(owner, seed=2, status="running", attempts=1, deadline=ago(1))
     out = io.StringIO()
     with django_capture_on_commit_callbacks(execute=True):
         call_command("sweep_jobs", stdout=out)
@@ -143,11 +143,11 @@ def test_beat_runs_the_sweep_task_every_minute() -> None:
 
 
 def test_the_sweep_task_reports_what_it_did(
-    alice: User, sent: list[Sent], django_capture_on_commit_callbacks: Commit
+    owner: User, sent: list[Sent], django_capture_on_commit_callbacks: Commit
 ) -> None:
     from analysis.tasks import sweep_analysis_jobs
 
-    job = make_job(alice, deadline=ago(1))
+    job = make_job(owner, deadline=ago(1))
     with django_capture_on_commit_callbacks(execute=True):
         result = sweep_analysis_jobs.apply().get()
     assert result == {"requeued": [], "resent": [job.pk], "failed": []}

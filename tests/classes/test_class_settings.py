@@ -12,9 +12,7 @@ from django.urls import reverse
 from accounts.models import User
 from classes.models import Assignment, Classroom, PracticeItem, PracticeSet
 from games.models import HandComment
-from tests.records import MARCH
-
-from .conftest import make_hand, make_user
+from tests.conftest import MARCH, make_user, upload_hand
 
 pytestmark = pytest.mark.django_db
 
@@ -40,12 +38,12 @@ def test_a_teacher_renames_the_class(classroom: Classroom, teacher: User) -> Non
 
 
 def test_an_archived_class_leaves_the_students_lists_and_closes_joining(
-    classroom: Classroom, teacher: User, student: User, assignment: Assignment
+    classroom: Classroom, teacher: User, owner: User, assignment: Assignment
 ) -> None:
     signed_in(teacher).post(reverse("classes:class_archive", args=[classroom.pk]))
     classroom.refresh_from_db()
     assert classroom.is_archived
-    index = signed_in(student).get(reverse("classes:index")).content.decode()
+    index = signed_in(owner).get(reverse("classes:index")).content.decode()
     assert "Thursday club" not in index
     assert "Week 1" not in index  # its assignments are no longer listed as due
     # Joining is closed, by the code and by the link, with a message.
@@ -65,23 +63,23 @@ def test_an_archived_class_leaves_the_students_lists_and_closes_joining(
     assert assign.status_code == 302
 
 
-def test_an_unarchived_class_is_back(classroom: Classroom, teacher: User, student: User) -> None:
+def test_an_unarchived_class_is_back(classroom: Classroom, teacher: User, owner: User) -> None:
     classroom.archive()
     signed_in(teacher).post(reverse("classes:class_unarchive", args=[classroom.pk]))
     classroom.refresh_from_db()
     assert not classroom.is_archived
-    assert "Thursday club" in signed_in(student).get(reverse("classes:index")).content.decode()
+    assert "Thursday club" in signed_in(owner).get(reverse("classes:index")).content.decode()
 
 
 def test_the_students_page_lists_their_hands_with_links_to_the_replay(
-    classroom: Classroom, teacher: User, student: User, assignment: Assignment
+    classroom: Classroom, teacher: User, owner: User, assignment: Assignment
 ) -> None:
-    hand = make_hand(student, title="Sunday game")
+    hand = upload_hand(owner, title="Sunday game")
     HandComment.objects.create(hand=hand, author=teacher, step=0, text="Hm")
-    make_hand(teacher, MARCH, title="The teacher's own")
+    upload_hand(teacher, MARCH, title="The teacher's own")
     client = signed_in(teacher)
     class_page = client.get(reverse("classes:classroom", args=[classroom.pk])).content.decode()
-    student_url = reverse("classes:student_detail", args=[classroom.pk, student.pk])
+    student_url = reverse("classes:student_detail", args=[classroom.pk, owner.pk])
     assert f'href="{student_url}"' in class_page
     shown = client.get(student_url).content.decode()
     assert f'href="{reverse("games:hand_review", args=[hand.pk])}"' in shown
@@ -117,12 +115,12 @@ def test_due_dates_are_entered_and_shown_in_the_teachers_time_zone(
 
 
 def test_an_assignments_game_opens_the_play_form_filled_in(
-    classroom: Classroom, teacher: User, student: User
+    classroom: Classroom, teacher: User, owner: User
 ) -> None:
     practice_set = PracticeSet.objects.create(teacher=teacher, title="Loners")
     item = practice_set.add_item(kind=PracticeItem.Kind.GAME, preset="canadian-loner", target=10)
     assignment = Assignment.objects.create(classroom=classroom, practice_set=practice_set)
-    client = signed_in(student)
+    client = signed_in(owner)
     client.post(reverse("classes:assignment_start", args=[assignment.pk]))
     response = client.get(reverse("classes:item_open", args=[assignment.pk, item.pk]))
     assert response.status_code == 302
@@ -135,13 +133,13 @@ def test_an_assignments_game_opens_the_play_form_filled_in(
 
 
 def test_the_play_page_links_back_to_the_assignment_and_ignores_anothers(
-    classroom: Classroom, teacher: User, student: User
+    classroom: Classroom, teacher: User, owner: User
 ) -> None:
     practice_set = PracticeSet.objects.create(teacher=teacher, title="Loners")
     practice_set.add_item(kind=PracticeItem.Kind.GAME, preset="canadian-loner", target=10)
     assignment = Assignment.objects.create(classroom=classroom, practice_set=practice_set)
     back = reverse("classes:assignment", args=[assignment.pk])
-    page = signed_in(student).get(f"/play/?assignment={assignment.pk}").content.decode()
+    page = signed_in(owner).get(f"/play/?assignment={assignment.pk}").content.decode()
     assert f'For your assignment <a href="{back}">“Loners”</a>' in page
     outsider = signed_in(make_user("outsider"))
     page = outsider.get(f"/play/?assignment={assignment.pk}").content.decode()

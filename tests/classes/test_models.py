@@ -27,9 +27,7 @@ from games.engine.rules import PRESETS, Rules, format_rules
 from games.models import GamePlay
 from lessons.models import Lesson, LessonProgress, QuizQuestion
 from lessons.progress import lesson_exercises
-from tests.records import SPEC_RECORD
-
-from .conftest import make_user
+from tests.conftest import SPEC_RECORD, make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -59,8 +57,8 @@ def test_a_teacher_cannot_join_their_own_class(classroom: Classroom, teacher: Us
         classroom.add_student(teacher)
 
 
-def test_joining_twice_keeps_one_membership(classroom: Classroom, student: User) -> None:
-    assert classroom.add_student(student) is False
+def test_joining_twice_keeps_one_membership(classroom: Classroom, owner: User) -> None:
+    assert classroom.add_student(owner) is False
     assert classroom.memberships.count() == 1
 
 
@@ -92,9 +90,9 @@ def test_items_keep_their_order_and_move_one_place(practice_set: PracticeSet) ->
 
 
 def test_a_submission_goes_through_google_classrooms_states(
-    assignment: Assignment, student: User
+    assignment: Assignment, owner: User
 ) -> None:
-    submission = assignment.submission_for(student)
+    submission = assignment.submission_for(owner)
     assert submission.state == Submission.State.NOT_STARTED
     with pytest.raises(ClassError, match="Start the assignment"):
         turn_in(submission)
@@ -114,14 +112,14 @@ def test_a_submission_goes_through_google_classrooms_states(
 
 
 def test_a_second_attempt_starts_afresh_when_attempts_are_left(
-    assignment: Assignment, student: User
+    assignment: Assignment, owner: User
 ) -> None:
     assignment.attempts = 2
     assignment.save()
-    submission = assignment.submission_for(student)
+    submission = assignment.submission_for(owner)
     submission.start()
-    answer_quiz(student, "left-bower", 1, right=True)
-    answer_quiz(student, "left-bower", 1, right=True)
+    answer_quiz(owner, "left-bower", 1, right=True)
+    answer_quiz(owner, "left-bower", 1, right=True)
     turn_in(submission)
     assert submission.score == 50  # the quiz is done; the hand review is not
     submission.return_to_student("")
@@ -132,10 +130,10 @@ def test_a_second_attempt_starts_afresh_when_attempts_are_left(
     assert submission.best_score == 50
 
 
-def test_work_turned_in_after_the_due_date_is_late(assignment: Assignment, student: User) -> None:
+def test_work_turned_in_after_the_due_date_is_late(assignment: Assignment, owner: User) -> None:
     assignment.due_at = timezone.now() - timedelta(hours=1)
     assignment.save()
-    submission = assignment.submission_for(student)
+    submission = assignment.submission_for(owner)
     assert submission.is_late  # not turned in, past due
     submission.start()
     turn_in(submission)
@@ -144,32 +142,32 @@ def test_work_turned_in_after_the_due_date_is_late(assignment: Assignment, stude
         classroom=assignment.classroom,
         practice_set=assignment.practice_set,
         due_at=timezone.now() + timedelta(days=1),
-    ).submission_for(student)
+    ).submission_for(owner)
     on_time.start()
     turn_in(on_time)
     assert not on_time.is_late
 
 
 def test_a_quiz_item_counts_answers_of_its_skill_and_level_after_the_start(
-    assignment: Assignment, student: User
+    assignment: Assignment, owner: User
 ) -> None:
-    answer_quiz(student, "left-bower", 1, right=True)  # before the start: not counted
-    submission = assignment.submission_for(student)
+    answer_quiz(owner, "left-bower", 1, right=True)  # before the start: not counted
+    submission = assignment.submission_for(owner)
     submission.start()
-    answer_quiz(student, "left-bower", 2, right=True)  # another level
-    answer_quiz(student, "scoring", 1, right=True)  # another skill
-    answer_quiz(student, "left-bower", 1, right=True)
+    answer_quiz(owner, "left-bower", 2, right=True)  # another level
+    answer_quiz(owner, "scoring", 1, right=True)  # another skill
+    answer_quiz(owner, "left-bower", 1, right=True)
     quiz = item_results(submission)[0]
     assert not quiz.done and quiz.score == 0.5
-    answer_quiz(student, "left-bower", 1, right=False)
-    answer_quiz(student, "left-bower", 1, right=True)  # beyond the two asked for
+    answer_quiz(owner, "left-bower", 1, right=False)
+    answer_quiz(owner, "left-bower", 1, right=True)  # beyond the two asked for
     quiz = item_results(submission)[0]
     assert quiz.done and quiz.score == 0.5 and quiz.seconds is not None
     assert quiz.detail == "1 right of 2 answered (2 to answer)"
 
 
-def test_another_students_answers_never_count(assignment: Assignment, student: User) -> None:
-    submission = assignment.submission_for(student)
+def test_another_students_answers_never_count(assignment: Assignment, owner: User) -> None:
+    submission = assignment.submission_for(owner)
     submission.start()
     other = make_user("other")
     answer_quiz(other, "left-bower", 1, right=True)
@@ -177,20 +175,20 @@ def test_another_students_answers_never_count(assignment: Assignment, student: U
     assert not item_results(submission)[0].done
 
 
-def test_a_lesson_item_is_done_when_the_lesson_is_complete(teacher: User, student: User) -> None:
+def test_a_lesson_item_is_done_when_the_lesson_is_complete(teacher: User, owner: User) -> None:
     Lesson.load_course()
     lesson = Lesson.objects.in_order().first()
     assert lesson is not None
     practice_set = PracticeSet.objects.create(teacher=teacher, title="Lesson")
     practice_set.add_item(kind=PracticeItem.Kind.LESSON, lesson=lesson)
     classroom = Classroom.objects.create(teacher=teacher, name="c")
-    classroom.add_student(student)
+    classroom.add_student(owner)
     submission = Assignment.objects.create(
         classroom=classroom, practice_set=practice_set
-    ).submission_for(student)
+    ).submission_for(owner)
     submission.start()
     exercises = sorted(lesson_exercises(lesson))
-    progress = LessonProgress.objects.create(user=student, lesson=lesson, solved=exercises[:1])
+    progress = LessonProgress.objects.create(user=owner, lesson=lesson, solved=exercises[:1])
     result = item_results(submission)[0]
     assert not result.done and result.score == pytest.approx(1 / len(exercises))
     progress.solved, progress.completed_at = exercises, timezone.now()
@@ -200,20 +198,20 @@ def test_a_lesson_item_is_done_when_the_lesson_is_complete(teacher: User, studen
 
 
 def test_a_game_item_needs_a_finished_game_on_its_preset_begun_after_the_start(
-    teacher: User, student: User
+    teacher: User, owner: User
 ) -> None:
     practice_set = PracticeSet.objects.create(teacher=teacher, title="Games")
     item = practice_set.add_item(kind=PracticeItem.Kind.GAME, preset="canadian-loner", target=5)
     classroom = Classroom.objects.create(teacher=teacher, name="c")
-    classroom.add_student(student)
+    classroom.add_student(owner)
     submission = Assignment.objects.create(
         classroom=classroom, practice_set=practice_set
-    ).submission_for(student)
+    ).submission_for(owner)
     submission.start()
 
     def game(rules: Rules, status: str) -> GamePlay:
         return GamePlay.objects.create(
-            owner=student,
+            owner=owner,
             rules=format_rules(rules),
             target=rules.target,
             seed=1,
@@ -245,8 +243,8 @@ def test_a_hand_without_the_seats_card_at_that_trick_gives_no_question() -> None
         trick_question(SPEC_RECORD, "S", 3)
 
 
-def test_hand_answers_score_the_hand_review_item(assignment: Assignment, student: User) -> None:
-    submission = assignment.submission_for(student)
+def test_hand_answers_score_the_hand_review_item(assignment: Assignment, owner: User) -> None:
+    submission = assignment.submission_for(owner)
     submission.start()
     item = assignment.practice_set.items.get(kind="hands")
     hand = item.hands.get()
@@ -265,31 +263,28 @@ def test_hand_answers_score_the_hand_review_item(assignment: Assignment, student
     assert score_of(item_results(submission)) == 50
 
 
-def test_turned_in_results_are_frozen(assignment: Assignment, student: User) -> None:
-    submission = assignment.submission_for(student)
+def test_turned_in_results_are_frozen(assignment: Assignment, owner: User) -> None:
+    submission = assignment.submission_for(owner)
     submission.start()
-    answer_quiz(student, "left-bower", 1, right=True)
+    answer_quiz(owner, "left-bower", 1, right=True)
     turn_in(submission)
-    answer_quiz(student, "left-bower", 1, right=True)  # after turning in: not counted
+    answer_quiz(owner, "left-bower", 1, right=True)  # after turning in: not counted
     submission.refresh_from_db()
     assert item_results(submission)[0].detail == "1 right of 1 answered (2 to answer)"
 
 
 def test_students_see_only_started_assignments_given_to_them(
-    assignment: Assignment, classroom: Classroom, student: User
+    assignment: Assignment, classroom: Classroom, owner: User, classmate: User, stranger: User
 ) -> None:
-    other = make_user("other")
-    classroom.add_student(other)
-    outsider = make_user("outsider")
-    assert list(Assignment.objects.visible_to_student(other)) == [assignment]
-    assert not Assignment.objects.visible_to_student(outsider).exists()
-    assignment.chosen_students.set([student])
-    assert not Assignment.objects.visible_to_student(other).exists()
-    assert list(Assignment.objects.visible_to_student(student)) == [assignment]
+    assert list(Assignment.objects.visible_to_student(classmate)) == [assignment]
+    assert not Assignment.objects.visible_to_student(stranger).exists()
+    assignment.chosen_students.set([owner])
+    assert not Assignment.objects.visible_to_student(classmate).exists()
+    assert list(Assignment.objects.visible_to_student(owner)) == [assignment]
     assignment.start_at = timezone.now() + timedelta(days=1)
     assignment.save()
-    assert not Assignment.objects.visible_to_student(student).exists()
-    classroom.remove_student(student)
+    assert not Assignment.objects.visible_to_student(owner).exists()
+    classroom.remove_student(owner)
     assignment.start_at = None
     assignment.save()
-    assert not Assignment.objects.visible_to_student(student).exists()
+    assert not Assignment.objects.visible_to_student(owner).exists()

@@ -16,8 +16,7 @@ from django.test import Client
 from accounts.models import User
 from classes.models import Assignment, Classroom, PracticeItem, PracticeSet, Submission
 from games.models import HandComment
-
-from .conftest import make_hand, make_user
+from tests.conftest import make_user, upload_hand
 
 pytestmark = pytest.mark.django_db
 
@@ -43,12 +42,12 @@ def world(db: None) -> World:
     Classroom.objects.create(teacher=other_teacher, name="Their class")
     practice_set = PracticeSet.objects.create(teacher=teacher, title="Week 1")
     quiz = practice_set.add_item(kind=PracticeItem.Kind.QUIZ, skill="scoring", questions=1)
-    hand = make_hand(teacher)
+    hand = upload_hand(teacher)
     hands = practice_set.add_item(kind=PracticeItem.Kind.HANDS, trick=1, hands=[hand])
     assignment = Assignment.objects.create(classroom=classroom, practice_set=practice_set)
     assignment.chosen_students.set([student])
     Submission.objects.create(assignment=assignment, student=student)
-    student_hand = make_hand(student, title="Student's hand")
+    student_hand = upload_hand(student, title="Student's hand")
     remark = HandComment.objects.create(hand=student_hand, author=teacher, step=0, text="Why pass?")
     users = {
         "teacher": teacher,

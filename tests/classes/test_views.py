@@ -26,8 +26,7 @@ from classes.models import (
 from classes.services import turn_in
 from classes.views import SHOWN_SALT
 from lessons.models import QuizQuestion
-
-from .conftest import make_hand, make_user
+from tests.conftest import make_user, upload_hand
 
 pytestmark = pytest.mark.django_db
 
@@ -38,9 +37,9 @@ def signed_in(user: User) -> Client:
     return client
 
 
-def test_the_nav_links_to_classes_for_signed_in_users_only(student: User) -> None:
+def test_the_nav_links_to_classes_for_signed_in_users_only(owner: User) -> None:
     assert 'href="/classes/"' not in Client().get("/").content.decode()
-    assert 'href="/classes/"' in signed_in(student).get("/").content.decode()
+    assert 'href="/classes/"' in signed_in(owner).get("/").content.decode()
 
 
 def test_the_classes_page_asks_anonymous_users_to_log_in() -> None:
@@ -124,10 +123,10 @@ def test_a_teacher_makes_childrens_accounts_and_prints_their_cards(
 
 def test_bad_usernames_are_each_explained(classroom: Classroom, teacher: User) -> None:
     url = reverse("classes:students_create", args=[classroom.pk])
-    response = signed_in(teacher).post(url, {"usernames": "student\nsam k\nann\nANN"})
+    response = signed_in(teacher).post(url, {"usernames": "alice\nsam k\nann\nANN"})
     page = response.content.decode()
     assert response.status_code == 400
-    assert "“student” is taken already" in page
+    assert "“alice” is taken already" in page
     assert "“sam k” may use only letters" in page
     assert "“ANN” is written twice" in page
     assert not User.objects.filter(username="ann").exists()
@@ -142,18 +141,18 @@ def test_a_lost_card_gets_a_new_password(classroom: Classroom, teacher: User) ->
 
 
 def test_a_teacher_cannot_reset_a_password_of_an_account_they_did_not_make(
-    classroom: Classroom, teacher: User, student: User
+    classroom: Classroom, teacher: User, owner: User
 ) -> None:
-    url = reverse("classes:student_password", args=[classroom.pk, student.pk])
+    url = reverse("classes:student_password", args=[classroom.pk, owner.pk])
     assert signed_in(teacher).post(url).status_code == 404
 
 
-def test_a_teacher_removes_a_student(classroom: Classroom, teacher: User, student: User) -> None:
-    url = reverse("classes:student_remove", args=[classroom.pk, student.pk])
+def test_a_teacher_removes_a_student(classroom: Classroom, teacher: User, owner: User) -> None:
+    url = reverse("classes:student_remove", args=[classroom.pk, owner.pk])
     signed_in(teacher).post(url)
-    assert not classroom.has_student(student)
+    assert not classroom.has_student(owner)
     assert (
-        signed_in(student).get(reverse("classes:classroom", args=[classroom.pk])).status_code == 404
+        signed_in(owner).get(reverse("classes:classroom", args=[classroom.pk])).status_code == 404
     )
 
 
@@ -161,7 +160,7 @@ def test_a_teacher_builds_a_practice_set_of_every_kind_of_item(teacher: User) ->
     from lessons.models import Lesson
 
     Lesson.load_course()
-    hand = make_hand(teacher, title="Club night 3")
+    hand = upload_hand(teacher, title="Club night 3")
     client = signed_in(teacher)
     client.post(reverse("classes:practice_set_create"), {"title": "Week 1", "description": ""})
     practice_set = PracticeSet.objects.get()
@@ -200,7 +199,7 @@ def test_bad_items_are_refused_with_messages(practice_set: PracticeSet, teacher:
     assert "Select a valid choice" in add("quiz", {"skill": "nope", "questions": 5, "level": 1})
     hand = practice_set.items.get(kind="hands").hands.get()
     assert "South played no card in trick 4" in add("hands", {"hands": hand.pk, "trick": 4})
-    someone_elses = make_hand(make_user("other"), title="Not yours")
+    someone_elses = upload_hand(make_user("other"), title="Not yours")
     assert "Select a valid choice" in add("hands", {"hands": someone_elses.pk, "trick": 1})
     assert (
         client.post(reverse("classes:item_add", args=[practice_set.pk, "chess"])).status_code == 404
@@ -222,7 +221,7 @@ def test_items_are_moved_and_removed(practice_set: PracticeSet, teacher: User) -
 
 
 def test_a_teacher_assigns_a_set_to_chosen_students(
-    classroom: Classroom, practice_set: PracticeSet, teacher: User, student: User
+    classroom: Classroom, practice_set: PracticeSet, teacher: User, owner: User
 ) -> None:
     other = make_user("other")
     classroom.add_student(other)
@@ -230,7 +229,7 @@ def test_a_teacher_assigns_a_set_to_chosen_students(
         reverse("classes:assignment_create", args=[classroom.pk]),
         {
             "practice_set": practice_set.pk,
-            "chosen_students": [student.pk],
+            "chosen_students": [owner.pk],
             "due_at": "2030-01-31T17:00",
             "pass_mark": 70,
             "attempts": 2,
@@ -239,8 +238,8 @@ def test_a_teacher_assigns_a_set_to_chosen_students(
     assignment = Assignment.objects.get()
     assert response["Location"] == reverse("classes:assignment", args=[assignment.pk])
     assert assignment.due_at is not None and assignment.due_at.year == 2030
-    assert list(assignment.assignees()) == [student]
-    assert "Week 1" in signed_in(student).get(reverse("classes:index")).content.decode()
+    assert list(assignment.assignees()) == [owner]
+    assert "Week 1" in signed_in(owner).get(reverse("classes:index")).content.decode()
     assert "Week 1" not in signed_in(other).get(reverse("classes:index")).content.decode()
 
 
@@ -275,18 +274,18 @@ def test_a_practice_set_of_another_teacher_cannot_be_assigned(
     assert response.status_code == 400 and not Assignment.objects.exists()
 
 
-def test_an_assignment_is_hidden_before_its_start(assignment: Assignment, student: User) -> None:
+def test_an_assignment_is_hidden_before_its_start(assignment: Assignment, owner: User) -> None:
     assignment.start_at = timezone.now() + timedelta(days=2)
     assignment.save()
-    client = signed_in(student)
+    client = signed_in(owner)
     assert "Week 1" not in client.get(reverse("classes:index")).content.decode()
     assert client.get(reverse("classes:assignment", args=[assignment.pk])).status_code == 404
 
 
 def test_opening_a_quiz_item_leads_to_the_practice_page_with_the_assignment(
-    assignment: Assignment, student: User
+    assignment: Assignment, owner: User
 ) -> None:
-    client = signed_in(student)
+    client = signed_in(owner)
     quiz = assignment.practice_set.items.get(kind="quiz")
     url = reverse("classes:item_open", args=[assignment.pk, quiz.pk])
     response = client.get(url, follow=True)
@@ -294,14 +293,14 @@ def test_opening_a_quiz_item_leads_to_the_practice_page_with_the_assignment(
     client.post(reverse("classes:assignment_start", args=[assignment.pk]))
     response = client.get(url)
     assert response["Location"] == f"/learn/practice/left-bower/?level=1&assignment={assignment.pk}"
-    submission = Submission.objects.get(student=student)
+    submission = Submission.objects.get(student=owner)
     assert str(quiz.pk) in submission.opened
 
 
 def test_the_practice_pages_link_back_to_the_assignment_until_it_is_turned_in(
-    assignment: Assignment, student: User
+    assignment: Assignment, owner: User
 ) -> None:
-    client = signed_in(student)
+    client = signed_in(owner)
     practice = reverse("lessons:practice_question", args=["left-bower"]) + "?level=1"
     assert "Back to the assignment" not in client.get(practice).content.decode()
     client.post(reverse("classes:assignment_start", args=[assignment.pk]))
@@ -320,9 +319,9 @@ def test_the_practice_pages_link_back_to_the_assignment_until_it_is_turned_in(
 
 
 def test_a_student_does_the_work_and_the_teacher_sees_and_returns_it(
-    assignment: Assignment, student: User, teacher: User
+    assignment: Assignment, owner: User, teacher: User
 ) -> None:
-    client = signed_in(student)
+    client = signed_in(owner)
     page_url = reverse("classes:assignment", args=[assignment.pk])
     assert "Start" in client.get(page_url).content.decode()
     client.post(reverse("classes:assignment_start", args=[assignment.pk]))
@@ -360,14 +359,14 @@ def test_a_student_does_the_work_and_the_teacher_sees_and_returns_it(
 
     teacher_client = signed_in(teacher)
     grid = teacher_client.get(page_url).content.decode()
-    assert "student" in grid and "Turned in" in grid and "100%" in grid
+    assert "alice" in grid and "Turned in" in grid and "100%" in grid
     fragment = teacher_client.get(page_url, HTTP_HX_REQUEST="true").content.decode()
     assert 'id="grid"' in fragment and "<html" not in fragment
 
-    detail_url = reverse("classes:submission_detail", args=[assignment.pk, student.pk])
+    detail_url = reverse("classes:submission_detail", args=[assignment.pk, owner.pk])
     assert "Return the work" in teacher_client.get(detail_url).content.decode()
     teacher_client.post(
-        reverse("classes:submission_return", args=[assignment.pk, student.pk]),
+        reverse("classes:submission_return", args=[assignment.pk, owner.pk]),
         {"comment": "Well played: try level 2 next."},
     )
     home = client.get(reverse("classes:index")).content.decode()
@@ -376,13 +375,13 @@ def test_a_student_does_the_work_and_the_teacher_sees_and_returns_it(
 
 
 def test_a_hand_answer_needs_a_card_that_may_be_played_and_a_fresh_page(
-    assignment: Assignment, student: User
+    assignment: Assignment, owner: User
 ) -> None:
-    submission = assignment.submission_for(student)
+    submission = assignment.submission_for(owner)
     submission.start()
     item = assignment.practice_set.items.get(kind="hands")
     hand = item.hands.get()
-    client = signed_in(student)
+    client = signed_in(owner)
     url = reverse("classes:hand_answer", args=[assignment.pk, item.pk, hand.pk])
     shown = signing.dumps({"hand": hand.pk, "at": timezone.now().isoformat()}, salt=SHOWN_SALT)
     response = client.post(url, {"card": "AS", "shown": shown})
@@ -395,19 +394,19 @@ def test_a_hand_answer_needs_a_card_that_may_be_played_and_a_fresh_page(
     assert not HandAnswer.objects.exists()
 
 
-def test_turning_in_before_starting_says_what_to_do(assignment: Assignment, student: User) -> None:
-    response = signed_in(student).post(
+def test_turning_in_before_starting_says_what_to_do(assignment: Assignment, owner: User) -> None:
+    response = signed_in(owner).post(
         reverse("classes:assignment_turn_in", args=[assignment.pk]), follow=True
     )
     assert "Start the assignment before turning it in" in response.content.decode()
 
 
 def test_late_work_is_marked_late_for_both(
-    assignment: Assignment, student: User, teacher: User
+    assignment: Assignment, owner: User, teacher: User
 ) -> None:
     assignment.due_at = timezone.now() - timedelta(days=1)
     assignment.save()
-    client = signed_in(student)
+    client = signed_in(owner)
     home = client.get(reverse("classes:index")).content.decode()
     late_section = home.split("<h3>Late</h3>")[1].split("</div>")[0]
     assert "Week 1" in late_section
@@ -419,8 +418,8 @@ def test_late_work_is_marked_late_for_both(
     assert "state--late" in grid
 
 
-def test_the_grid_exports_to_csv(assignment: Assignment, student: User, teacher: User) -> None:
-    submission = assignment.submission_for(student)
+def test_the_grid_exports_to_csv(assignment: Assignment, owner: User, teacher: User) -> None:
+    submission = assignment.submission_for(owner)
     submission.start()
     turn_in(submission)
     response = signed_in(teacher).get(reverse("classes:assignment_csv", args=[assignment.pk]))
@@ -428,18 +427,18 @@ def test_the_grid_exports_to_csv(assignment: Assignment, student: User, teacher:
     rows = list(csv.reader(io.StringIO(response.content.decode())))
     assert rows[0][:4] == ["student", "state", "attempt", "score %"]
     assert "1. Quiz: The left bower, 2 questions at level 1: done" in rows[0]
-    assert rows[1][:5] == ["student", "Turned in", "1", "0", "no"]
+    assert rows[1][:5] == ["alice", "Turned in", "1", "0", "no"]
 
 
 def test_the_class_progress_page_shows_mastery_and_common_mistakes(
-    classroom: Classroom, teacher: User, student: User
+    classroom: Classroom, teacher: User, owner: User
 ) -> None:
     for seed in range(3):
         question = QuizQuestion.objects.create_generated("scoring", seed, 1)
         wrong = next(
             c for c in question.payload["choices"] if c not in question.grading["accepted"]
         )
-        question.submit(wrong, student)
+        question.submit(wrong, owner)
     page = signed_in(teacher).get(reverse("classes:class_progress", args=[classroom.pk]))
     text = page.content.decode()
     assert "Scoring a hand: the points scored" in text and "3 of 3" in text
@@ -447,23 +446,23 @@ def test_the_class_progress_page_shows_mastery_and_common_mistakes(
 
 
 def test_the_api_lists_the_users_classes_by_role(
-    classroom: Classroom, student: User, teacher: User
+    classroom: Classroom, owner: User, teacher: User
 ) -> None:
     mine = signed_in(teacher).get("/api/v1/classes/").json()
     assert mine["teaching"][0]["join_code"] == classroom.join_code and mine["attending"] == []
-    theirs = signed_in(student).get("/api/v1/classes/").json()
+    theirs = signed_in(owner).get("/api/v1/classes/").json()
     assert theirs["teaching"] == [] and "join_code" not in theirs["attending"][0]
 
 
 def test_the_api_grid_gives_each_students_items(assignment: Assignment, teacher: User) -> None:
     data = signed_in(teacher).get(f"/api/v1/classes/assignments/{assignment.pk}/grid").json()
-    assert [s["username"] for s in data["students"]] == ["student"]
+    assert [s["username"] for s in data["students"]] == ["alice"]
     assert data["students"][0]["state"] == "not_started"
     assert len(data["students"][0]["items"]) == 2
 
 
 def test_a_teacher_moves_the_due_date_and_changes_the_students(
-    assignment: Assignment, classroom: Classroom, teacher: User, student: User
+    assignment: Assignment, classroom: Classroom, teacher: User, owner: User
 ) -> None:
     client = signed_in(teacher)
     url = reverse("classes:assignment_edit", args=[assignment.pk])
@@ -485,9 +484,9 @@ def test_a_teacher_moves_the_due_date_and_changes_the_students(
 
 
 def test_deleting_an_assignment_needs_the_box_ticked(
-    assignment: Assignment, classroom: Classroom, teacher: User, student: User
+    assignment: Assignment, classroom: Classroom, teacher: User, owner: User
 ) -> None:
-    assignment.submission_for(student).start()
+    assignment.submission_for(owner).start()
     client = signed_in(teacher)
     url = reverse("classes:assignment_delete", args=[assignment.pk])
     response = client.post(url, follow=True)
@@ -526,22 +525,22 @@ def test_csv_cells_that_a_spreadsheet_would_run_as_formulas_are_text(
 
 
 def test_the_class_page_counts_the_work_turned_in(
-    assignment: Assignment, classroom: Classroom, teacher: User, student: User
+    assignment: Assignment, classroom: Classroom, teacher: User, owner: User
 ) -> None:
     classroom.add_student(make_user("other"))
-    submission = assignment.submission_for(student)
+    submission = assignment.submission_for(owner)
     submission.start()
     turn_in(submission)
     page = signed_in(teacher).get(reverse("classes:classroom", args=[classroom.pk]))
     assert "1 of 2 turned in" in page.content.decode()
 
 
-def test_an_item_of_work_turned_in_cannot_be_changed(assignment: Assignment, student: User) -> None:
-    submission = assignment.submission_for(student)
+def test_an_item_of_work_turned_in_cannot_be_changed(assignment: Assignment, owner: User) -> None:
+    submission = assignment.submission_for(owner)
     submission.start()
     turn_in(submission)
     item = assignment.practice_set.items.get(kind="hands")
-    client = signed_in(student)
+    client = signed_in(owner)
     response = client.get(reverse("classes:item_open", args=[assignment.pk, item.pk]), follow=True)
     assert "You have turned this in" in response.content.decode()
     hand = item.hands.get()

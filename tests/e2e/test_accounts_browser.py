@@ -5,10 +5,9 @@ from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from accounts.models import User
+from tests.conftest import PASSWORD
 
 pytestmark = pytest.mark.browser
-
-PASSWORD = "a-long-enough-passphrase-7"
 
 
 def test_a_visitor_signs_up_and_sees_their_name_in_the_nav(

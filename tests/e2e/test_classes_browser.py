@@ -11,7 +11,7 @@ from pytest_django.live_server_helper import LiveServer
 
 from accounts.models import User
 from lessons.models import Lesson, QuizQuestion
-from tests.classes.conftest import PASSWORD, make_hand
+from tests.conftest import PASSWORD, upload_hand
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -31,7 +31,7 @@ def test_a_teacher_runs_an_assignment_that_a_student_completes(
 ) -> None:
     Lesson.load_course()
     teacher = User.objects.create_user("ms_lee", "lee@example.com", PASSWORD)
-    make_hand(teacher, title="Club night, hand 3")
+    upload_hand(teacher, title="Club night, hand 3")
     User.objects.create_user("robin", "robin@example.com", PASSWORD)
 
     # The teacher becomes a teacher, creates a class and a practice set, and assigns it.

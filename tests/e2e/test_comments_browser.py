@@ -11,7 +11,7 @@ from playwright.sync_api import Browser, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from classes.models import Classroom
-from tests.classes.conftest import make_hand, make_user
+from tests.conftest import make_user, upload_hand
 
 from .test_classes_browser import PHONE, log_in
 
@@ -34,10 +34,10 @@ def test_a_teacher_comments_on_a_students_hand_and_the_student_reads_it(
     live_server: LiveServer, page: Page, browser: Browser, artifacts: Path
 ) -> None:
     teacher = make_user("mrsmith", teacher=True)
-    student = make_user("sam")
+    owner = make_user("sam")
     classroom = Classroom.objects.create(teacher=teacher, name="Thursday club")
-    classroom.add_student(student)
-    hand = make_hand(student, title="Sunday game")
+    classroom.add_student(owner)
+    hand = upload_hand(owner, title="Sunday game")
 
     # The teacher goes from the class to the student's page, and opens the hand.
     log_in(page, live_server, "mrsmith")

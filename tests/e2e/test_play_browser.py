@@ -9,10 +9,10 @@ from pytest_django.live_server_helper import LiveServer
 from accounts.models import User
 from analysis import tasks
 from games.models import GamePlay
+from tests.conftest import PASSWORD
 
 pytestmark = pytest.mark.browser
 
-PASSWORD = "a-long-enough-passphrase-7"
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 

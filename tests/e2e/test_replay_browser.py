@@ -15,12 +15,12 @@ from pytest_django.live_server_helper import LiveServer
 from accounts.models import User
 from analysis.models import AnalysisJob
 from games.models import Hand
+from tests.conftest import PASSWORD
 from tests.games.replay_hands import record, review
 from tests.integration.conftest import StartWorker, start_worker  # noqa: F401 (a fixture)
 
 pytestmark = [pytest.mark.browser, pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
-PASSWORD = "a-long-enough-passphrase-7"
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 

@@ -12,12 +12,10 @@ from pytest_django.live_server_helper import LiveServer
 from accounts.models import User
 from analysis import tasks
 from games.models import Hand
-from tests.analysis.hands import random_record
-from tests.records import SPEC_RECORD
+from tests.conftest import PASSWORD, SPEC_RECORD, played_record
 
 pytestmark = pytest.mark.browser
 
-PASSWORD = "a-long-enough-passphrase-7"
 PHONE = {"width": 390, "height": 844}
 
 
@@ -48,7 +46,7 @@ def test_a_player_pastes_hands_sees_the_errors_then_finds_them_in_my_hands(
     expect(page.get_by_role("heading", level=1)).to_have_text("Upload hands")
 
     bad = {**SPEC_RECORD, "play": ["JH", "AC"]}
-    page.get_by_label("Paste hands").fill(json.dumps([random_record(1), bad]))
+    page.get_by_label("Paste hands").fill(json.dumps([played_record(1), bad]))
     page.get_by_role("button", name="Upload").click()
     expect(page.get_by_role("alert")).to_contain_text("Nothing was stored.")
     problem = page.locator(".upload-problems li")
@@ -61,7 +59,7 @@ def test_a_player_pastes_hands_sees_the_errors_then_finds_them_in_my_hands(
     page.set_viewport_size({"width": 1280, "height": 900})
     assert not Hand.objects.exists()
 
-    records = [random_record(seed) for seed in range(1, 4)]
+    records = [played_record(seed) for seed in range(1, 4)]
     page.get_by_label("Paste hands").fill("\n".join(json.dumps(r) for r in records))
     page.get_by_label("Your seat").select_option("W")
     page.get_by_label("Title").fill("Thursday club")

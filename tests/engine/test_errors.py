@@ -24,7 +24,7 @@ from games.engine.notation import parse_notation
 from games.engine.record import parse_record
 from games.engine.rules import Rules, parse_rules
 from games.engine.sources import read_text
-from tests.records import SPEC_RECORD
+from tests.conftest import SPEC_RECORD
 
 
 def test_every_engine_error_is_a_euchre_error_and_a_value_error() -> None:

@@ -30,7 +30,7 @@ from games.engine.notation import (
 )
 from games.engine.record import parse_record, record_from_state
 from games.engine.rules import PRESETS, Points, Rules, format_rules
-from tests.records import SPEC_RECORD
+from tests.conftest import SPEC_RECORD
 
 RULE_SETS: list[Rules] = [
     *PRESETS.values(),

@@ -11,7 +11,7 @@ import pytest
 
 from games.engine.errors import RecordError
 from games.engine.record import parse_record, parse_record_json
-from tests.records import SPEC_RECORD as SPEC_EXAMPLE
+from tests.conftest import SPEC_RECORD as SPEC_EXAMPLE
 
 from . import deals
 

@@ -1,23 +1,12 @@
-"""Hands in a known state for the library, export and share tests."""
+"""Reviews in a known state for the library, export and share tests."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from accounts.models import User
 from analysis.models import AnalysisJob, AnalysisResult
 from analysis.solver.judgement import mark_named
 from analysis.solver.review import DecisionReview, Review, ReviewParams
 from games.engine.cards import Seat
 from games.models import Hand
-
-
-def hand_of(owner: User, record: dict[str, Any], **fields: Any) -> Hand:
-    hand, _ = Hand.objects.create_from_record(owner, record, title=fields.pop("title", None))
-    if fields:
-        Hand.objects.filter(pk=hand.pk).update(**fields)
-        hand.refresh_from_db()
-    return hand
 
 
 def finish_review(hand: Hand, decisions: list[DecisionReview]) -> AnalysisJob:

@@ -8,20 +8,20 @@ from typing import Any
 
 from analysis.solver.review import ReviewParams, review_hand
 from games.engine.record import parse_record
-from tests.analysis.hands import random_record
+from tests.conftest import played_record
 
 SEED = 2
 """North orders up spades and is euchred; South's review has a mistake and a blunder."""
 
 
 def record() -> dict[str, Any]:
-    return random_record(SEED)
+    return played_record(SEED)
 
 
 @cache
 def _review() -> dict[str, Any]:
     params = ReviewParams(samples=100, seed=0)
-    return review_hand(parse_record(random_record(SEED)), params).to_json()
+    return review_hand(parse_record(played_record(SEED)), params).to_json()
 
 
 def review() -> dict[str, Any]:

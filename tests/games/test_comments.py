@@ -14,7 +14,7 @@ from classes.models import Classroom
 from games.engine.egn import read_egn
 from games.models import COMMENT_LENGTH, Hand, HandComment
 from notifications.models import Notification
-from tests.classes.conftest import make_hand, make_user
+from tests.conftest import make_user, upload_hand
 
 pytestmark = pytest.mark.django_db
 
@@ -23,25 +23,8 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def teacher(db: None) -> User:
-    return make_user("mrsmith", teacher=True)
-
-
-@pytest.fixture
-def student(db: None) -> User:
-    return make_user("sam")
-
-
-@pytest.fixture
-def classroom(teacher: User, student: User) -> Classroom:
-    classroom = Classroom.objects.create(teacher=teacher, name="Thursday club")
-    classroom.add_student(student)
-    return classroom
-
-
-@pytest.fixture
-def hand(student: User, classroom: Classroom) -> Hand:
-    return make_hand(student, title="Club night 3")
+def hand(owner: User, classroom: Classroom) -> Hand:
+    return upload_hand(owner, title="Club night 3")
 
 
 def signed_in(user: User) -> Client:
@@ -63,63 +46,59 @@ def page(client: Client, hand: Hand, step: int, **query: str) -> str:
 
 
 def test_the_teachers_of_a_student_are_those_of_their_classes(
-    teacher: User, student: User, classroom: Classroom
+    teacher: User, owner: User, classmate: User, classroom: Classroom
 ) -> None:
     other = make_user("other", teacher=True)
-    classmate = make_user("kim")
-    classroom.add_student(classmate)
-    assert list(User.objects.teachers_of(student)) == [teacher]
+    assert list(User.objects.teachers_of(owner)) == [teacher]
     assert list(User.objects.teachers_of(classmate)) == [teacher]
     assert list(User.objects.teachers_of(teacher)) == []
-    assert other not in User.objects.teachers_of(student)
-    classroom.remove_student(student)
-    assert list(User.objects.teachers_of(student)) == []
+    assert other not in User.objects.teachers_of(owner)
+    classroom.remove_student(owner)
+    assert list(User.objects.teachers_of(owner)) == []
 
 
-def test_a_teacher_comments_and_the_student_is_told(
-    teacher: User, student: User, hand: Hand
-) -> None:
+def test_a_teacher_comments_and_the_student_is_told(teacher: User, owner: User, hand: Hand) -> None:
     response = comment(signed_in(teacher), hand, 5, "Why lead the right bower here?")
     assert response.status_code == 302
     assert response["Location"] == f"/hands/{hand.pk}/?step=5#comments"
     [saved] = HandComment.objects.all()
     assert (saved.author, saved.step, saved.text) == (teacher, 5, "Why lead the right bower here?")
     [note] = Notification.objects.all()
-    assert note.recipient == student and not note.read
+    assert note.recipient == owner and not note.read
     assert note.url == f"/hands/{hand.pk}/?step=5#comments"
-    assert note.text.startswith("mrsmith commented on your hand “Club night 3”, step 5:")
+    assert note.text.startswith("tess commented on your hand “Club night 3”, step 5:")
 
 
 def test_the_comment_shows_at_its_step_escaped_and_marks_the_move_list(
-    teacher: User, student: User, hand: Hand
+    teacher: User, owner: User, hand: Hand
 ) -> None:
     HandComment.objects.create(hand=hand, author=teacher, step=5, text="<b>Look</b> & think")
-    stepped = signed_in(student).get(f"/hands/{hand.pk}/?step=4", HTTP_HX_REQUEST="true")
+    stepped = signed_in(owner).get(f"/hands/{hand.pk}/?step=4", HTTP_HX_REQUEST="true")
     assert '<span id="move-comments-5" class="move__comments"' in stepped.content.decode()
     assert stepped.content.decode().count("hx-swap-oob") == 1  # the announcement only
-    shown = page(signed_in(student), hand, 5)
+    shown = page(signed_in(owner), hand, 5)
     assert "&lt;b&gt;Look&lt;/b&gt; &amp; think" in shown
     assert "<b>Look</b>" not in shown
-    assert "mrsmith" in shown and "(teacher)" in shown
+    assert "tess" in shown and "(teacher)" in shown
     assert "1 comment." in shown  # the move list's label for step 5
-    elsewhere = page(signed_in(student), hand, 6)
+    elsewhere = page(signed_in(owner), hand, 6)
     assert "Look" not in elsewhere
     assert "No comment on this decision yet." in elsewhere
 
 
 def test_an_author_deletes_their_own_comment_and_nobody_else_can(
-    teacher: User, student: User, hand: Hand
+    teacher: User, owner: User, hand: Hand
 ) -> None:
     mine = HandComment.objects.create(hand=hand, author=teacher, step=5, text="Lead low")
-    theirs = HandComment.objects.create(hand=hand, author=student, step=5, text="Why?")
+    theirs = HandComment.objects.create(hand=hand, author=owner, step=5, text="Why?")
     shown = page(signed_in(teacher), hand, 5)
     delete = reverse("games:hand_comment_delete", args=[hand.pk, mine.pk])
     assert f'action="{delete}"' in shown  # offered on one's own comment only
     assert reverse("games:hand_comment_delete", args=[hand.pk, theirs.pk]) not in shown
     # Someone else's comment, or one on another hand, is not found.
-    refused = signed_in(student).post(delete)
+    refused = signed_in(owner).post(delete)
     assert refused.status_code == 404 and HandComment.objects.filter(pk=mine.pk).exists()
-    other_hand = make_hand(teacher, title="Another")  # the teacher may comment there too
+    other_hand = upload_hand(teacher, title="Another")  # the teacher may comment there too
     wrong_hand = reverse("games:hand_comment_delete", args=[other_hand.pk, mine.pk])
     assert signed_in(teacher).post(wrong_hand).status_code == 404
     assert signed_in(teacher).get(delete).status_code == 405  # POST only
@@ -145,17 +124,17 @@ def edit(client: Client, hand: Hand, remark: HandComment, text: str, **headers: 
 
 
 def test_an_author_edits_their_own_comment_and_nobody_else_can(
-    teacher: User, student: User, hand: Hand
+    teacher: User, owner: User, hand: Hand
 ) -> None:
     mine = HandComment.objects.create(hand=hand, author=teacher, step=5, text="Lead low")
-    theirs = HandComment.objects.create(hand=hand, author=student, step=5, text="Why?")
+    theirs = HandComment.objects.create(hand=hand, author=owner, step=5, text="Why?")
     shown = page(signed_in(teacher), hand, 5)
     url = reverse("games:hand_comment_edit", args=[hand.pk, mine.pk])
     assert f'action="{url}"' in shown and "Edit my comment" in shown
     assert reverse("games:hand_comment_edit", args=[hand.pk, theirs.pk]) not in shown
     # Someone else's comment, or one on another hand, is not found; GET is not allowed.
-    assert edit(signed_in(student), hand, mine, "Mine now").status_code == 404
-    other_hand = make_hand(teacher, title="Another")
+    assert edit(signed_in(owner), hand, mine, "Mine now").status_code == 404
+    other_hand = upload_hand(teacher, title="Another")
     wrong = reverse("games:hand_comment_edit", args=[other_hand.pk, mine.pk])
     assert signed_in(teacher).post(wrong, {"text": "Moved"}).status_code == 404
     assert signed_in(teacher).get(url).status_code == 405
@@ -169,7 +148,7 @@ def test_an_author_edits_their_own_comment_and_nobody_else_can(
     assert mine.text == "Lead the nine of clubs." and mine.edited is not None
     followed = client.get(response["Location"]).content.decode()
     assert "Comment changed." in followed and '· <span title="Edited' in followed
-    assert Notification.objects.filter(recipient=student).count() == 0  # no new notice
+    assert Notification.objects.filter(recipient=owner).count() == 0  # no new notice
 
 
 def test_an_edit_with_htmx_returns_the_steps_comments_and_a_refused_text_keeps_the_old(
@@ -198,31 +177,31 @@ def test_an_edit_with_htmx_returns_the_steps_comments_and_a_refused_text_keeps_t
 
 
 def test_an_edited_comment_goes_out_with_the_egn_export(
-    teacher: User, student: User, hand: Hand
+    teacher: User, owner: User, hand: Hand
 ) -> None:
     mine = HandComment.objects.create(hand=hand, author=teacher, step=5, text="Lead low")
     edit(signed_in(teacher), hand, mine, "Lead the nine")
-    egn = signed_in(student).get(reverse("games:hand_export", args=[hand.pk, "egn"]))
+    egn = signed_in(owner).get(reverse("games:hand_export", args=[hand.pk, "egn"]))
     text = egn.content.decode()
     assert "Lead the nine" in text and "Lead low" not in text
 
 
 def test_a_students_reply_tells_the_teachers_who_commented(
-    teacher: User, student: User, classroom: Classroom, hand: Hand
+    teacher: User, owner: User, classroom: Classroom, hand: Hand
 ) -> None:
     silent = make_user("silent", teacher=True)
-    Classroom.objects.create(teacher=silent, name="Chess club").add_student(student)
+    Classroom.objects.create(teacher=silent, name="Chess club").add_student(owner)
     comment(signed_in(teacher), hand, 5, "Why?")
-    response = comment(signed_in(student), hand, 5, "I wanted to draw trump.")
+    response = comment(signed_in(owner), hand, 5, "I wanted to draw trump.")
     assert response.status_code == 302
-    told = Notification.objects.filter(text__startswith="sam answered")
+    told = Notification.objects.filter(text__startswith="alice answered")
     assert [n.recipient for n in told] == [teacher]
     assert not Notification.objects.filter(recipient=silent).exists()
 
 
 def test_the_owner_may_comment_on_their_own_hand_without_a_class(db: None) -> None:
     owner = make_user("solo")
-    own = make_hand(owner)
+    own = upload_hand(owner)
     response = comment(signed_in(owner), own, 0, "Should I have ordered up?")
     assert response.status_code == 302
     assert HandComment.objects.get().author == owner
@@ -283,7 +262,7 @@ def test_comments_need_the_csrf_token(teacher: User, hand: Hand) -> None:
 
 
 def test_a_share_link_shows_the_hand_but_not_its_comments(
-    teacher: User, student: User, hand: Hand
+    teacher: User, owner: User, hand: Hand
 ) -> None:
     HandComment.objects.create(hand=hand, author=teacher, step=5, text="Private note")
     token = hand.share()
@@ -303,57 +282,57 @@ def test_a_share_link_shows_the_hand_but_not_its_comments(
 
 
 def test_a_students_hand_is_in_the_teachers_classes_section_not_my_hands(
-    teacher: User, student: User, hand: Hand
+    teacher: User, owner: User, hand: Hand
 ) -> None:
     as_teacher = page(signed_in(teacher), hand, 0)
     assert '<a href="/classes/" aria-current="location">Classes</a>' in as_teacher
     assert '<a href="/hands/">My hands</a>' in as_teacher
-    as_owner = page(signed_in(student), hand, 0)
+    as_owner = page(signed_in(owner), hand, 0)
     assert '<a href="/hands/" aria-current="location">My hands</a>' in as_owner
     assert '<a href="/classes/">Classes</a>' in as_owner
 
 
 def test_the_teacher_sees_the_hand_read_only(teacher: User, hand: Hand) -> None:
     shown = page(signed_in(teacher), hand, 0)
-    assert "a hand of your student sam, who sat South · read only; you may comment" in shown
+    assert "a hand of your student alice, who sat South · read only; you may comment" in shown
     assert "Share a read-only link" not in shown
     assert "Add a comment on this decision" in shown
 
 
 def test_a_student_taken_out_of_the_class_is_out_of_the_teachers_sight(
-    teacher: User, student: User, classroom: Classroom, hand: Hand
+    teacher: User, owner: User, classroom: Classroom, hand: Hand
 ) -> None:
-    classroom.remove_student(student)
+    classroom.remove_student(owner)
     client = signed_in(teacher)
     assert client.get(reverse("games:hand_review", args=[hand.pk])).status_code == 404
     assert comment(client, hand, 1, "Hi").status_code == 404
 
 
 def test_the_egn_export_carries_the_comments_on_their_call_or_card(
-    teacher: User, student: User, hand: Hand
+    teacher: User, owner: User, hand: Hand
 ) -> None:
     HandComment.objects.create(hand=hand, author=teacher, step=1, text="Pass? With two aces?")
-    HandComment.objects.create(hand=hand, author=student, step=6, text="I had no trump left")
-    for viewer in (student, teacher):
+    HandComment.objects.create(hand=hand, author=owner, step=6, text="I had no trump left")
+    for viewer in (owner, teacher):
         response = signed_in(viewer).get(reverse("games:hand_export", args=[hand.pk, "egn"]))
         assert response.status_code == 200
         data = json.loads(response.content)
         bidding, play = data["deals"][0]["phases"]
-        assert bidding["callAnnotations"] == {"1": ["Comment by mrsmith: Pass? With two aces?"]}
-        assert play["playAnnotations"] == {"1": ["Comment by sam: I had no trump left"]}
+        assert bidding["callAnnotations"] == {"1": ["Comment by tess: Pass? With two aces?"]}
+        assert play["playAnnotations"] == {"1": ["Comment by alice: I had no trump left"]}
         notes = read_egn(response.content).deals[0].annotations
         assert [(a.kind, a.index) for a in notes] == [("call", 1), ("play", 1)]
 
 
-def test_the_match_export_carries_the_comments_too(teacher: User, student: User) -> None:
+def test_the_match_export_carries_the_comments_too(teacher: User, owner: User) -> None:
     from tests.games.test_export import uploaded_match
 
-    match = uploaded_match(student)
+    match = uploaded_match(owner)
     second = match.hands.order_by("number_in_match")[1]
     HandComment.objects.create(hand=second, author=teacher, step=0, text="First call")
-    response = signed_in(student).get(reverse("games:match_export", args=[match.pk]))
+    response = signed_in(owner).get(reverse("games:match_export", args=[match.pk]))
     deals = read_egn(response.content).deals
     assert [[a.text for a in deal.annotations] for deal in deals[:2]] == [
         [],
-        ["Comment by mrsmith: First call"],
+        ["Comment by tess: First call"],
     ]

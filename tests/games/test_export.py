@@ -13,9 +13,9 @@ from games.engine.notation import parse_notation
 from games.engine.record import parse_record
 from games.exports import review_annotations
 from games.models import Hand, Match
-from tests.records import MARCH, SPEC_RECORD
+from tests.conftest import MARCH, SPEC_RECORD, upload_hand
 
-from .library_helpers import decision, finish_review, hand_of, review_of
+from .library_helpers import decision, finish_review, review_of
 
 pytestmark = pytest.mark.django_db
 
@@ -30,9 +30,9 @@ def canonical(record: dict) -> dict:
     return parse_record(record).canonical()
 
 
-def test_the_json_record_downloads_as_an_attachment(client: Client, alice: User) -> None:
-    hand = hand_of(alice, SPEC_RECORD, title="Club night")
-    client.force_login(alice)
+def test_the_json_record_downloads_as_an_attachment(client: Client, owner: User) -> None:
+    hand = upload_hand(owner, SPEC_RECORD, title="Club night")
+    client.force_login(owner)
     response = client.get(url(hand.pk, "json"))
     assert response.status_code == 200
     assert response["Content-Type"] == "application/json"
@@ -40,17 +40,17 @@ def test_the_json_record_downloads_as_an_attachment(client: Client, alice: User)
     assert json.loads(response.content) == canonical(SPEC_RECORD)
 
 
-def test_the_text_notation_reads_back_as_the_same_hand(client: Client, alice: User) -> None:
-    hand = hand_of(alice, MARCH)
-    client.force_login(alice)
+def test_the_text_notation_reads_back_as_the_same_hand(client: Client, owner: User) -> None:
+    hand = upload_hand(owner, MARCH)
+    client.force_login(owner)
     response = client.get(url(hand.pk, "text"))
     assert response["Content-Disposition"] == f'attachment; filename="hand-{hand.pk}.txt"'
     assert canonical(parse_notation(response.content.decode())) == canonical(MARCH)
 
 
-def test_the_analysis_downloads_once_the_review_is_done(client: Client, alice: User) -> None:
-    hand = hand_of(alice, MARCH)
-    client.force_login(alice)
+def test_the_analysis_downloads_once_the_review_is_done(client: Client, owner: User) -> None:
+    hand = upload_hand(owner, MARCH)
+    client.force_login(owner)
     waiting = client.get(url(hand.pk, "analysis"))
     assert waiting.status_code == 409
     assert "no finished review yet" in waiting.content.decode()
@@ -60,13 +60,13 @@ def test_the_analysis_downloads_once_the_review_is_done(client: Client, alice: U
     assert data["review"]["decisions"][0]["class"] == "mistake"
 
 
-def test_the_egn_carries_the_reviews_marks_and_reads_back(client: Client, alice: User) -> None:
-    hand = hand_of(alice, MARCH, title="A march", seat="W")
+def test_the_egn_carries_the_reviews_marks_and_reads_back(client: Client, owner: User) -> None:
+    hand = upload_hand(owner, MARCH, title="A march", seat="W")
     decisions = [decision("call")] * 4 + [decision("call", "inaccuracy")]
     decisions += [decision("play")] * 6 + [decision("play", "blunder", chosen="KD")]
     decisions += [decision("play")] * 13
     finish_review(hand, decisions)
-    client.force_login(alice)
+    client.force_login(owner)
     response = client.get(url(hand.pk, "egn"))
     assert response["Content-Disposition"] == 'attachment; filename="a-march.egn"'
     data = json.loads(response.content)
@@ -95,7 +95,7 @@ def test_a_discards_mark_goes_on_the_last_call_and_says_so() -> None:
     assert note.text.startswith("The dealer's discard (9S): ")
 
 
-def test_a_hand_egn_cannot_hold_gets_a_message_not_an_error(client: Client, alice: User) -> None:
+def test_a_hand_egn_cannot_hold_gets_a_message_not_an_error(client: Client, owner: User) -> None:
     farmer = {
         "rules": "farmers-hand",
         "dealer": "W",
@@ -109,24 +109,24 @@ def test_a_hand_egn_cannot_hold_gets_a_message_not_an_error(client: Client, alic
         "farmer": {"seat": "N", "cards": ["9S", "9H", "9D"]},
         "auction": [],
     }
-    hand = hand_of(alice, farmer)
-    client.force_login(alice)
+    hand = upload_hand(owner, farmer)
+    client.force_login(owner)
     response = client.get(url(hand.pk, "egn"))
     assert response.status_code == 409
     assert "cannot be written as EGN" in response.content.decode()
 
 
-def test_an_unknown_format_is_404_with_the_formats_named(client: Client, alice: User) -> None:
-    hand = hand_of(alice, MARCH)
-    client.force_login(alice)
+def test_an_unknown_format_is_404_with_the_formats_named(client: Client, owner: User) -> None:
+    hand = upload_hand(owner, MARCH)
+    client.force_login(owner)
     response = client.get(url(hand.pk, "pdf"))
     assert response.status_code == 404
     assert "json, text, analysis, egn" in response.content.decode()
 
 
-def test_another_users_hand_is_not_found_unless_shared(client: Client, alice, bob) -> None:
-    hand = hand_of(bob, MARCH)
-    client.force_login(alice)
+def test_another_users_hand_is_not_found_unless_shared(client: Client, owner, stranger) -> None:
+    hand = upload_hand(stranger, MARCH)
+    client.force_login(owner)
     assert client.get(url(hand.pk, "json")).status_code == 404
     token = hand.share()
     response = client.get(url(hand.pk, "json") + f"?share={token}")
@@ -154,12 +154,12 @@ def uploaded_match(owner: User) -> Match:
 
 
 def test_a_whole_match_downloads_as_one_egn_with_every_hand_in_order(
-    client: Client, alice: User
+    client: Client, owner: User
 ) -> None:
-    match = uploaded_match(alice)
+    match = uploaded_match(owner)
     hands = list(match.hands.order_by("number_in_match"))
     finish_review(hands[1], [decision("call", "blunder")])
-    client.force_login(alice)
+    client.force_login(owner)
     response = client.get(match_url(match.pk))
     assert response.status_code == 200
     assert response["Content-Disposition"] == 'attachment; filename="club-night.egn"'
@@ -170,9 +170,9 @@ def test_a_whole_match_downloads_as_one_egn_with_every_hand_in_order(
     assert f"1 of its {len(hands)} hands with their reviews' marks" in description
 
 
-def test_another_users_match_is_not_found(client: Client, alice: User, bob: User) -> None:
-    match = uploaded_match(bob)
-    client.force_login(alice)
+def test_another_users_match_is_not_found(client: Client, owner: User, stranger: User) -> None:
+    match = uploaded_match(stranger)
+    client.force_login(owner)
     assert client.get(match_url(match.pk)).status_code == 404
     client.logout()
     assert client.get(match_url(match.pk)).status_code == 302  # to the login page

@@ -13,6 +13,7 @@ from games.engine.game import Game
 from games.engine.hand import Phase
 from games.engine.rules import PRESETS, Rules
 from games.models import HUMAN_SEAT, GameError, GamePlay
+from tests.conftest import Sent
 
 from .conftest import human_choice, play_to_end_of_hand
 
@@ -39,8 +40,8 @@ def test_unknown_action_text_is_rejected(text: object) -> None:
         parse_action(text)
 
 
-def test_a_new_game_starts_with_an_empty_first_hand(alice: User) -> None:
-    game = GamePlay.objects.start(alice, PRESETS["no-trump"], seed=11)
+def test_a_new_game_starts_with_an_empty_first_hand(owner: User) -> None:
+    game = GamePlay.objects.start(owner, PRESETS["no-trump"], seed=11)
     game.refresh_from_db()
     assert game.rules == {"preset": "no-trump"}
     assert game.target == 10
@@ -50,8 +51,8 @@ def test_a_new_game_starts_with_an_empty_first_hand(alice: User) -> None:
     assert game.rebuild().hand.dealer is Game(PRESETS["no-trump"], seed=11).new_hand().dealer
 
 
-def test_rebuilding_a_game_gives_the_same_state(alice: User, sent: list[int]) -> None:
-    game = GamePlay.objects.start(alice, Rules(target=5), seed=5)
+def test_rebuilding_a_game_gives_the_same_state(owner: User, sent: list[Sent]) -> None:
+    game = GamePlay.objects.start(owner, Rules(target=5), seed=5)
     play_to_end_of_hand(game)
     game.next_hand(hand_number=1)
     for _ in range(6):
@@ -68,8 +69,8 @@ def test_rebuilding_a_game_gives_the_same_state(alice: User, sent: list[int]) ->
     assert [len(h) for h in game.hands] == [len(h) for h in GamePlay.objects.get().hands]
 
 
-def test_the_bots_move_one_action_at_a_time_until_the_player_must_choose(alice: User) -> None:
-    game = GamePlay.objects.start(alice, Rules(), seed=1)
+def test_the_bots_move_one_action_at_a_time_until_the_player_must_choose(owner: User) -> None:
+    game = GamePlay.objects.start(owner, Rules(), seed=1)
     while True:
         live = game.rebuild()
         if game.automatic_action(live) is None:
@@ -82,8 +83,8 @@ def test_the_bots_move_one_action_at_a_time_until_the_player_must_choose(alice: 
     assert GamePlay.objects.get().step == game.step
 
 
-def test_an_illegal_action_is_rejected_with_the_reason(alice: User) -> None:
-    game = GamePlay.objects.start(alice, Rules(), seed=1)
+def test_an_illegal_action_is_rejected_with_the_reason(owner: User) -> None:
+    game = GamePlay.objects.start(owner, Rules(), seed=1)
     while game.automatic_action(game.rebuild()) is not None:
         game.advance()
     hand = game.rebuild().hand
@@ -99,8 +100,8 @@ def test_an_illegal_action_is_rejected_with_the_reason(alice: User) -> None:
     assert GamePlay.objects.get().step == game.step
 
 
-def test_a_stale_action_is_rejected_and_changes_nothing(alice: User) -> None:
-    game = GamePlay.objects.start(alice, Rules(), seed=1)
+def test_a_stale_action_is_rejected_and_changes_nothing(owner: User) -> None:
+    game = GamePlay.objects.start(owner, Rules(), seed=1)
     while game.automatic_action(game.rebuild()) is not None:
         game.advance()
     step = game.step
@@ -112,8 +113,8 @@ def test_a_stale_action_is_rejected_and_changes_nothing(alice: User) -> None:
     assert GamePlay.objects.get().step == step + 1
 
 
-def test_it_is_not_the_players_turn_while_a_bot_is_to_act(alice: User) -> None:
-    game = GamePlay.objects.start(alice, Rules(), seed=1)
+def test_it_is_not_the_players_turn_while_a_bot_is_to_act(owner: User) -> None:
+    game = GamePlay.objects.start(owner, Rules(), seed=1)
     while game.rebuild().hand.current_seat is HUMAN_SEAT:
         game.act("pass")
     with pytest.raises(GameError, match="not your turn"):
@@ -121,15 +122,15 @@ def test_it_is_not_the_players_turn_while_a_bot_is_to_act(alice: User) -> None:
 
 
 def test_a_finished_hand_is_stored_and_queued_once(
-    alice: User, sent: list[int], django_capture_on_commit_callbacks
+    owner: User, sent: list[Sent], django_capture_on_commit_callbacks
 ) -> None:
-    game = GamePlay.objects.start(alice, Rules(), seed=2)
+    game = GamePlay.objects.start(owner, Rules(), seed=2)
     with django_capture_on_commit_callbacks(execute=True):
         play_to_end_of_hand(game)
         game.advance(hand_number=1, step=game.step)  # the hand is over: nothing happens
     assert game.saved_hands.count() == 1
     hand = game.saved_hands.get()
-    assert hand.owner == alice
+    assert hand.owner == owner
     assert hand.title == f"Game {game.pk}, hand 1"
     assert hand.record["play"] or hand.record["auction"]
     assert hand.analysis_jobs.count() == 1
@@ -139,8 +140,8 @@ def test_a_finished_hand_is_stored_and_queued_once(
     assert sum(game.scores.values()) > 0
 
 
-def test_the_next_hand_needs_the_current_one_finished(alice: User, sent: list[int]) -> None:
-    game = GamePlay.objects.start(alice, Rules(), seed=2)
+def test_the_next_hand_needs_the_current_one_finished(owner: User, sent: list[Sent]) -> None:
+    game = GamePlay.objects.start(owner, Rules(), seed=2)
     with pytest.raises(GameError, match="Finish this hand"):
         game.next_hand(hand_number=1)
     play_to_end_of_hand(game)
@@ -153,9 +154,9 @@ def test_the_next_hand_needs_the_current_one_finished(alice: User, sent: list[in
 
 
 def test_a_whole_game_ends_finished_with_one_stored_hand_per_deal(
-    alice: User, sent: list[int]
+    owner: User, sent: list[Sent]
 ) -> None:
-    game = GamePlay.objects.start(alice, Rules(target=5), seed=9)
+    game = GamePlay.objects.start(owner, Rules(target=5), seed=9)
     for _ in range(60):
         play_to_end_of_hand(game)
         if game.status == GamePlay.Status.FINISHED:
@@ -168,8 +169,8 @@ def test_a_whole_game_ends_finished_with_one_stored_hand_per_deal(
         game.next_hand()
 
 
-def test_an_action_rebuilds_the_game_with_a_few_queries(alice: User) -> None:
-    game = GamePlay.objects.start(alice, Rules(), seed=1)
+def test_an_action_rebuilds_the_game_with_a_few_queries(owner: User) -> None:
+    game = GamePlay.objects.start(owner, Rules(), seed=1)
     with CaptureQueriesContext(connection) as queries:
         game.advance()
     assert len(queries) <= 6

@@ -12,8 +12,7 @@ from analysis.models import AnalysisJob
 from games.engine.notation import format_notation
 from games.engine.record import parse_record
 from games.models import Hand, Match
-from tests.analysis.hands import random_record
-from tests.records import MARCH, SPEC_RECORD
+from tests.conftest import MARCH, SPEC_RECORD, Sent, played_record
 
 from .library_helpers import decision, finish_review
 
@@ -34,14 +33,14 @@ def test_the_api_needs_a_logged_in_user(client: Client) -> None:
 
 
 def test_one_record_is_stored_and_its_ids_and_urls_returned(
-    client: Client, alice: User, sent: list[int], django_capture_on_commit_callbacks
+    client: Client, owner: User, sent: list[Sent], django_capture_on_commit_callbacks
 ) -> None:
-    client.force_login(alice)
+    client.force_login(owner)
     with django_capture_on_commit_callbacks(execute=True):
         response = post(client, {"record": SPEC_RECORD, "seat": "N", "title": "Spec"})
     assert response.status_code == 201
     body = response.json()
-    hand = Hand.objects.get(owner=alice)
+    hand = Hand.objects.get(owner=owner)
     assert (body["created"], body["existing"], body["match"]) == (1, 0, None)
     [item] = body["hands"]
     assert item["id"] == hand.pk and item["seat"] == "N" and item["title"] == "Spec"
@@ -51,19 +50,19 @@ def test_one_record_is_stored_and_its_ids_and_urls_returned(
 
 
 def test_several_records_become_a_match_on_the_bulk_queue(
-    client: Client, alice: User, sent
+    client: Client, owner: User, sent
 ) -> None:
-    client.force_login(alice)
-    response = post(client, {"records": [random_record(1), random_record(2)]})
+    client.force_login(owner)
+    response = post(client, {"records": [played_record(1), played_record(2)]})
     body = response.json()
     assert response.status_code == 201 and body["created"] == 2
     match = Match.objects.get(pk=body["match"])
-    assert match.owner == alice and match.hands.count() == 2
+    assert match.owner == owner and match.hands.count() == 2
     assert {j.queue for j in AnalysisJob.objects.all()} == {"bulk"}
 
 
-def test_text_in_any_format_is_read_as_on_the_page(client: Client, alice: User, sent) -> None:
-    client.force_login(alice)
+def test_text_in_any_format_is_read_as_on_the_page(client: Client, owner: User, sent) -> None:
+    client.force_login(owner)
     notation = post(client, {"text": format_notation(MARCH)})
     assert notation.status_code == 201
     egn = post(client, {"text": (EGN / "Six_Points_in_Two_Hands.egn").read_text(), "format": "egn"})
@@ -71,8 +70,8 @@ def test_text_in_any_format_is_read_as_on_the_page(client: Client, alice: User, 
     assert Match.objects.get(pk=egn.json()["match"]).source == "egn"
 
 
-def test_sending_a_hand_again_stores_nothing_and_says_so(client: Client, alice: User, sent) -> None:
-    client.force_login(alice)
+def test_sending_a_hand_again_stores_nothing_and_says_so(client: Client, owner: User, sent) -> None:
+    client.force_login(owner)
     first = post(client, {"record": MARCH}).json()["hands"][0]["id"]
     again = post(client, {"record": MARCH})
     assert again.status_code == 200
@@ -82,11 +81,11 @@ def test_sending_a_hand_again_stores_nothing_and_says_so(client: Client, alice: 
 
 
 def test_an_invalid_hand_stores_nothing_and_the_errors_name_index_and_field(
-    client: Client, alice: User
+    client: Client, owner: User
 ) -> None:
-    client.force_login(alice)
+    client.force_login(owner)
     bad = {**SPEC_RECORD, "play": ["JH", "AC"]}
-    response = post(client, {"records": [random_record(1), bad, "JH"]})
+    response = post(client, {"records": [played_record(1), bad, "JH"]})
     assert response.status_code == 400
     assert not Hand.objects.exists() and not Match.objects.exists()
     errors = response.json()["errors"]
@@ -97,8 +96,8 @@ def test_an_invalid_hand_stores_nothing_and_the_errors_name_index_and_field(
     assert errors[0]["message"].startswith("E must follow hearts")
 
 
-def test_a_request_that_is_not_one_upload_is_400_with_a_message(client: Client, alice) -> None:
-    client.force_login(alice)
+def test_a_request_that_is_not_one_upload_is_400_with_a_message(client: Client, owner) -> None:
+    client.force_login(owner)
     both = post(client, {"record": MARCH, "text": "x"})
     assert both.status_code == 400
     assert "exactly one of" in json.dumps(both.json())
@@ -113,12 +112,12 @@ def test_a_request_that_is_not_one_upload_is_400_with_a_message(client: Client, 
 
 
 def test_the_list_is_mine_only_newest_first_and_paginated(
-    client: Client, alice: User, bob: User, sent
+    client: Client, owner: User, stranger: User, sent
 ) -> None:
     for seed in range(27):
-        Hand.objects.create_from_record(alice, random_record(seed))
-    Hand.objects.create_from_record(bob, MARCH)
-    client.force_login(alice)
+        Hand.objects.create_from_record(owner, played_record(seed))
+    Hand.objects.create_from_record(stranger, MARCH)
+    client.force_login(owner)
     body = client.get(URL).json()
     assert body["count"] == 27 and len(body["results"]) == 25 and body["next"]
     ids = [h["id"] for h in body["results"]]
@@ -128,11 +127,11 @@ def test_the_list_is_mine_only_newest_first_and_paginated(
 
 
 def test_one_hand_comes_with_its_record_and_another_users_is_not_found(
-    client: Client, alice: User, bob: User, sent
+    client: Client, owner: User, stranger: User, sent
 ) -> None:
-    mine, _ = Hand.objects.create_from_record(alice, MARCH)
-    theirs, _ = Hand.objects.create_from_record(bob, SPEC_RECORD)
-    client.force_login(alice)
+    mine, _ = Hand.objects.create_from_record(owner, MARCH)
+    theirs, _ = Hand.objects.create_from_record(stranger, SPEC_RECORD)
+    client.force_login(owner)
     body = client.get(reverse("api:hand", args=[mine.pk])).json()
     assert body["record"] == parse_record(MARCH).canonical()
     assert body["outcome"] == "march" and body["mistakes"] is None
@@ -141,7 +140,7 @@ def test_one_hand_comes_with_its_record_and_another_users_is_not_found(
     assert client.get(reverse("api:hand", args=[theirs.pk])).status_code == 404
 
 
-def test_the_schema_documents_the_hands_endpoints(client: Client, alice: User) -> None:
-    client.force_login(alice)
+def test_the_schema_documents_the_hands_endpoints(client: Client, owner: User) -> None:
+    client.force_login(owner)
     schema = client.get(reverse("api:schema"), HTTP_ACCEPT="application/json").content.decode()
     assert "/api/v1/hands/" in schema and "Upload hands" in schema

@@ -15,10 +15,9 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def player(client: Client) -> User:
-    user = User.objects.create_user("hinted", password="a long pass phrase")
-    client.force_login(user)
-    return user
+def player(client: Client, owner: User) -> User:
+    client.force_login(owner)
+    return owner
 
 
 def game_at_players_turn(user: User) -> GamePlay:

@@ -10,10 +10,9 @@ from django.utils import timezone
 from accounts.models import User
 from analysis.models import AnalysisJob
 from games.models import Hand, Match
-from tests.analysis.hands import random_record
-from tests.records import MARCH, SPEC_RECORD
+from tests.conftest import MARCH, SPEC_RECORD, Sent, played_record, upload_hand
 
-from .library_helpers import decision, finish_review, hand_of
+from .library_helpers import decision, finish_review
 
 pytestmark = pytest.mark.django_db
 
@@ -40,20 +39,20 @@ def titles(client: Client, query: str = "") -> list[str]:
     return [hand.title for hand in response.context["page"]]
 
 
-def test_the_result_of_each_hand_is_kept_when_it_is_stored(alice: User) -> None:
-    march = hand_of(alice, MARCH)
-    euchred = hand_of(alice, EUCHRED)
-    unfinished = hand_of(alice, SPEC_RECORD)
+def test_the_result_of_each_hand_is_kept_when_it_is_stored(owner: User) -> None:
+    march = upload_hand(owner, MARCH)
+    euchred = upload_hand(owner, EUCHRED)
+    unfinished = upload_hand(owner, SPEC_RECORD)
     assert (march.outcome, march.maker_team) == ("march", "NS")
     assert (euchred.outcome, euchred.maker_team) == ("euchred", "NS")
     assert (unfinished.outcome, unfinished.maker_team) == ("unfinished", "NS")
 
 
-def test_filters_by_result_and_by_who_made_trump(client: Client, alice: User) -> None:
-    hand_of(alice, MARCH, title="March")
-    hand_of(alice, EUCHRED, title="Euchred", seat="E")
-    hand_of(alice, SPEC_RECORD, title="Unfinished")
-    client.force_login(alice)
+def test_filters_by_result_and_by_who_made_trump(client: Client, owner: User) -> None:
+    upload_hand(owner, MARCH, title="March")
+    upload_hand(owner, EUCHRED, title="Euchred", seat="E")
+    upload_hand(owner, SPEC_RECORD, title="Unfinished")
+    client.force_login(owner)
     assert titles(client, "outcome=march") == ["March"]
     assert titles(client, "outcome=euchred") == ["Euchred"]
     assert titles(client, "makers=us") == ["Unfinished", "March"]
@@ -62,14 +61,14 @@ def test_filters_by_result_and_by_who_made_trump(client: Client, alice: User) ->
 
 
 def test_the_has_mistakes_filter_follows_the_latest_finished_review(
-    client: Client, alice: User
+    client: Client, owner: User
 ) -> None:
-    clean = hand_of(alice, random_record(1), title="Clean")
-    flawed = hand_of(alice, random_record(2), title="Flawed")
-    hand_of(alice, random_record(3), title="Waiting")
+    clean = upload_hand(owner, played_record(1), title="Clean")
+    flawed = upload_hand(owner, played_record(2), title="Flawed")
+    upload_hand(owner, played_record(3), title="Waiting")
     finish_review(clean, [decision("play"), decision("call", "inaccuracy")])
     finish_review(flawed, [decision("play", "blunder"), decision("play", "mistake")])
-    client.force_login(alice)
+    client.force_login(owner)
     assert titles(client, "mistakes=yes") == ["Flawed"]
     assert titles(client, "mistakes=no") == ["Clean"]
     assert titles(client, "mistakes=unreviewed") == ["Waiting"]
@@ -89,13 +88,13 @@ def test_the_has_mistakes_filter_follows_the_latest_finished_review(
     assert titles(client, "mistakes=no") == ["Flawed", "Clean"]
 
 
-def test_filters_by_rules_date_and_match_and_searches_titles(client: Client, alice: User) -> None:
-    old = hand_of(alice, random_record(1), title="Old club night")
+def test_filters_by_rules_date_and_match_and_searches_titles(client: Client, owner: User) -> None:
+    old = upload_hand(owner, played_record(1), title="Old club night")
     Hand.objects.filter(pk=old.pk).update(created=timezone.now() - timedelta(days=40))
-    match = Match.objects.create(owner=alice, title="Finals")
-    hand_of(alice, random_record(2), title="Deal one", match=match, number_in_match=1)
-    hand_of(alice, MARCH, title="Other")
-    client.force_login(alice)
+    match = Match.objects.create(owner=owner, title="Finals")
+    upload_hand(owner, played_record(2), title="Deal one", match=match, number_in_match=1)
+    upload_hand(owner, MARCH, title="Other")
+    client.force_login(owner)
     since = (timezone.now() - timedelta(days=7)).date().isoformat()
     assert titles(client, f"date_from={since}") == ["Other", "Deal one"]
     until = (timezone.now() - timedelta(days=30)).date().isoformat()
@@ -108,54 +107,54 @@ def test_filters_by_rules_date_and_match_and_searches_titles(client: Client, ali
 
 
 def test_a_matchs_hands_are_listed_in_the_order_they_were_dealt(
-    client: Client, alice: User
+    client: Client, owner: User
 ) -> None:
-    match = Match.objects.create(owner=alice, title="Finals")
+    match = Match.objects.create(owner=owner, title="Finals")
     for number in (2, 0, 1):
-        hand_of(
-            alice,
-            random_record(10 + number),
+        upload_hand(
+            owner,
+            played_record(10 + number),
             title=f"Deal {number}",
             match=match,
             number_in_match=number,
         )
-    client.force_login(alice)
+    client.force_login(owner)
     assert titles(client, f"match={match.pk}") == ["Deal 0", "Deal 1", "Deal 2"]
     assert titles(client, "") == ["Deal 1", "Deal 0", "Deal 2"]  # otherwise newest first
 
 
 def test_bad_filter_values_are_left_out_and_said_so_never_an_error(
-    client: Client, alice: User
+    client: Client, owner: User
 ) -> None:
-    hand_of(alice, MARCH, title="March")
-    client.force_login(alice)
+    upload_hand(owner, MARCH, title="March")
+    client.force_login(owner)
     response = client.get(f"{URL}?outcome=win&date_from=yesterday&match=abc&page=zz")
     assert response.status_code == 200
     assert [h.title for h in response.context["page"]] == ["March"]
     assert "Some filters were not understood" in response.content.decode()
 
 
-def test_no_hand_matching_says_so_with_a_way_back(client: Client, alice: User) -> None:
-    hand_of(alice, MARCH)
-    client.force_login(alice)
+def test_no_hand_matching_says_so_with_a_way_back(client: Client, owner: User) -> None:
+    upload_hand(owner, MARCH)
+    client.force_login(owner)
     page = client.get(f"{URL}?outcome=euchred").content.decode()
     assert "No hand matches these filters." in page
 
 
 def test_another_users_match_shows_nothing_of_theirs(
-    client: Client, alice: User, bob: User
+    client: Client, owner: User, stranger: User
 ) -> None:
-    match = Match.objects.create(owner=bob, title="Bob's finals")
-    hand_of(bob, MARCH, match=match)
-    client.force_login(alice)
+    match = Match.objects.create(owner=stranger, title="Bob's finals")
+    upload_hand(stranger, MARCH, match=match)
+    client.force_login(owner)
     page = client.get(f"{URL}?match={match.pk}").content.decode()
     assert "Bob&#x27;s finals" not in page
 
 
-def test_pages_keep_the_filters(client: Client, alice: User) -> None:
+def test_pages_keep_the_filters(client: Client, owner: User) -> None:
     for seed in range(27):
-        hand_of(alice, random_record(seed), seat="W")
-    client.force_login(alice)
+        upload_hand(owner, played_record(seed), seat="W")
+    client.force_login(owner)
     response = client.get(f"{URL}?seat=W")
     page = response.content.decode()
     assert response.context["page"].paginator.count == 27
@@ -164,10 +163,10 @@ def test_pages_keep_the_filters(client: Client, alice: User) -> None:
 
 
 def test_the_filter_form_works_without_javascript_and_swaps_the_table_with_htmx(
-    client: Client, alice: User
+    client: Client, owner: User
 ) -> None:
-    hand_of(alice, MARCH, title="March")
-    client.force_login(alice)
+    upload_hand(owner, MARCH, title="March")
+    client.force_login(owner)
     page = client.get(URL).content.decode()
     assert f'method="get" action="{URL}"' in page
     assert f'hx-get="{URL}" hx-target="#hand-table"' in page and 'hx-push-url="true"' in page
@@ -177,10 +176,10 @@ def test_the_filter_form_works_without_javascript_and_swaps_the_table_with_htmx(
     assert "<html" not in html and "March" in html
 
 
-def test_a_running_review_shows_a_progress_bar_and_polls(client: Client, alice: User) -> None:
-    hand = hand_of(alice, MARCH)
+def test_a_running_review_shows_a_progress_bar_and_polls(client: Client, owner: User) -> None:
+    hand = upload_hand(owner, MARCH)
     hand.analysis_jobs.update(status="running", progress_done=3, progress_total=28)
-    client.force_login(alice)
+    client.force_login(owner)
     page = client.get(URL).content.decode()
     assert f'<progress id="progress-{hand.pk}" max="28" value="3">' in page
     status_url = reverse("games:hand_status", args=[hand.pk])
@@ -188,11 +187,11 @@ def test_a_running_review_shows_a_progress_bar_and_polls(client: Client, alice: 
 
 
 def test_the_status_fragment_stops_polling_once_the_review_is_done(
-    client: Client, alice: User
+    client: Client, owner: User
 ) -> None:
-    hand = hand_of(alice, MARCH)
+    hand = upload_hand(owner, MARCH)
     status_url = reverse("games:hand_status", args=[hand.pk])
-    client.force_login(alice)
+    client.force_login(owner)
     assert "every 2s" in client.get(status_url).content.decode()
     finish_review(hand, [decision("play", "blunder")])
     html = client.get(status_url).content.decode()
@@ -201,11 +200,11 @@ def test_the_status_fragment_stops_polling_once_the_review_is_done(
 
 
 def test_a_failed_review_offers_retry_which_queues_it_again(
-    client: Client, alice: User, sent: list[int], django_capture_on_commit_callbacks
+    client: Client, owner: User, sent: list[Sent], django_capture_on_commit_callbacks
 ) -> None:
-    hand = hand_of(alice, MARCH)
+    hand = upload_hand(owner, MARCH)
     hand.analysis_jobs.update(status="failed", error="the worker died")
-    client.force_login(alice)
+    client.force_login(owner)
     page = client.get(URL).content.decode()
     retry = reverse("games:hand_retry_analysis", args=[hand.pk])
     assert "The review failed" in page and "the worker died" in page
@@ -215,26 +214,26 @@ def test_a_failed_review_offers_retry_which_queues_it_again(
     assert response.status_code == 200
     assert "Queued for review" in response.content.decode()
     job = hand.analysis_jobs.order_by("-id").first()
-    assert job is not None and job.status == "queued" and sent == [job.pk]
+    assert job is not None and job.status == "queued" and sent == [Sent(job.pk, job.queue)]
 
 
-def test_retry_without_javascript_comes_back_to_my_hands(client: Client, alice: User, sent) -> None:
-    hand = hand_of(alice, MARCH)
+def test_retry_without_javascript_comes_back_to_my_hands(client: Client, owner: User, sent) -> None:
+    hand = upload_hand(owner, MARCH)
     hand.analysis_jobs.update(status="failed")
-    client.force_login(alice)
+    client.force_login(owner)
     response = client.post(reverse("games:hand_retry_analysis", args=[hand.pk]))
     assert response["Location"] == f"{URL}#hand-{hand.pk}"
     # The record's one job with these parameters is queued again.
     assert hand.analysis_jobs.get().status == "queued"
 
 
-def test_retry_is_a_post_for_the_owner_only(client: Client, alice: User, bob: User) -> None:
-    hand = hand_of(bob, MARCH)
+def test_retry_is_a_post_for_the_owner_only(client: Client, owner: User, stranger: User) -> None:
+    hand = upload_hand(stranger, MARCH)
     hand.analysis_jobs.update(status="failed")
     retry = reverse("games:hand_retry_analysis", args=[hand.pk])
-    client.force_login(alice)
+    client.force_login(owner)
     assert client.post(retry).status_code == 404
     assert client.get(reverse("games:hand_status", args=[hand.pk])).status_code == 404
-    client.force_login(bob)
+    client.force_login(stranger)
     assert client.get(retry).status_code == 405
     assert hand.analysis_jobs.count() == 1

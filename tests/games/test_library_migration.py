@@ -7,7 +7,7 @@ from django.db.migrations.executor import MigrationExecutor
 from accounts.models import User
 from games.engine.record import parse_record
 from games.models import record_hash
-from tests.records import MARCH, SPEC_RECORD
+from tests.conftest import MARCH, SPEC_RECORD
 
 
 @pytest.mark.django_db(transaction=True)

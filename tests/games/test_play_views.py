@@ -11,6 +11,7 @@ from games.engine.hand import Phase
 from games.engine.rules import PRESETS, Points, Rules
 from games.models import HUMAN_SEAT, GamePlay
 from games.table import sort_hand
+from tests.conftest import Sent
 
 from .conftest import human_choice
 
@@ -66,18 +67,18 @@ def test_play_needs_a_logged_in_user(client: Client) -> None:
     assert GamePlay.objects.count() == 0
 
 
-def test_play_is_in_the_main_nav(client: Client, alice: User) -> None:
-    client.force_login(alice)
+def test_play_is_in_the_main_nav(client: Client, owner: User) -> None:
+    client.force_login(owner)
     page = client.get(reverse("games:play")).content.decode()
     assert f'<a href="{reverse("games:play")}" aria-current="page">Play</a>' in page
 
 
-def test_starting_a_game_saves_it_and_opens_the_table(client: Client, alice: User) -> None:
-    client.force_login(alice)
+def test_starting_a_game_saves_it_and_opens_the_table(client: Client, owner: User) -> None:
+    client.force_login(owner)
     response = client.post(reverse("games:start_game"), START)
     game = GamePlay.objects.get()
     assert response["Location"] == reverse("games:game", args=[game.pk])
-    assert (game.owner, game.rules, game.target) == (alice, {}, 10)
+    assert (game.owner, game.rules, game.target) == (owner, {}, 10)
     assert (game.partner_level, game.opponents_level) == ("normal", "easy")
     page = client.get(response["Location"]).content.decode()
     assert 'aria-live="polite"' in page
@@ -86,8 +87,8 @@ def test_starting_a_game_saves_it_and_opens_the_table(client: Client, alice: Use
     assert "Your partner (normal)" in page and "Opponent (easy)" in page
 
 
-def test_a_custom_game_uses_the_options_and_the_target(client: Client, alice: User) -> None:
-    client.force_login(alice)
+def test_a_custom_game_uses_the_options_and_the_target(client: Client, owner: User) -> None:
+    client.force_login(owner)
     data = {**START, "rules": "custom", "target": "5", "no_trump": "on", "defend_alone": "on"}
     client.post(reverse("games:start_game"), {**data, "points_march": "3", "points_euchre": ""})
     game = GamePlay.objects.get()
@@ -101,8 +102,8 @@ def test_a_custom_game_uses_the_options_and_the_target(client: Client, alice: Us
     }
 
 
-def test_a_preset_ignores_the_custom_options(client: Client, alice: User) -> None:
-    client.force_login(alice)
+def test_a_preset_ignores_the_custom_options(client: Client, owner: User) -> None:
+    client.force_login(owner)
     client.post(reverse("games:start_game"), {**START, "rules": "redeal", "no_trump": "on"})
     assert GamePlay.objects.get().rules_value == PRESETS["redeal"]
 
@@ -124,9 +125,9 @@ def test_a_preset_ignores_the_custom_options(client: Client, alice: User) -> Non
     ],
 )
 def test_a_bad_start_form_says_what_is_wrong(
-    client: Client, alice: User, change: dict[str, str], message: str
+    client: Client, owner: User, change: dict[str, str], message: str
 ) -> None:
-    client.force_login(alice)
+    client.force_login(owner)
     response = client.post(reverse("games:start_game"), {**START, **change})
     assert response.status_code == 200
     page = response.content.decode()
@@ -135,9 +136,9 @@ def test_a_bad_start_form_says_what_is_wrong(
     assert GamePlay.objects.count() == 0
 
 
-def test_only_the_owner_sees_a_game(client: Client, alice: User, bob: User) -> None:
-    game = GamePlay.objects.start(alice, Rules(), seed=1)
-    client.force_login(bob)
+def test_only_the_owner_sees_a_game(client: Client, owner: User, stranger: User) -> None:
+    game = GamePlay.objects.start(owner, Rules(), seed=1)
+    client.force_login(stranger)
     assert client.get(reverse("games:game", args=[game.pk])).status_code == 404
     for name in ("games:game_act", "games:game_advance", "games:game_next_hand"):
         assert client.post(reverse(name, args=[game.pk]), {"action": "pass"}).status_code == 404
@@ -146,18 +147,18 @@ def test_only_the_owner_sees_a_game(client: Client, alice: User, bob: User) -> N
     assert client.get(reverse("games:game", args=[game.pk])).status_code == 302
 
 
-def test_the_actions_need_post(client: Client, alice: User) -> None:
-    game = GamePlay.objects.start(alice, Rules(), seed=1)
-    client.force_login(alice)
+def test_the_actions_need_post(client: Client, owner: User) -> None:
+    game = GamePlay.objects.start(owner, Rules(), seed=1)
+    client.force_login(owner)
     for name in ("games:game_act", "games:game_advance", "games:game_next_hand"):
         assert client.get(reverse(name, args=[game.pk])).status_code == 405
 
 
 def test_the_page_asks_for_the_next_computer_action_until_it_is_my_turn(
-    client: Client, alice: User
+    client: Client, owner: User
 ) -> None:
-    game = GamePlay.objects.start(alice, Rules(), seed=1)
-    client.force_login(alice)
+    game = GamePlay.objects.start(owner, Rules(), seed=1)
+    client.force_login(owner)
     url = reverse("games:game_advance", args=[game.pk])
     for _ in range(10):
         page = client.get(reverse("games:game", args=[game.pk])).content.decode()
@@ -179,10 +180,10 @@ def test_the_page_asks_for_the_next_computer_action_until_it_is_my_turn(
     assert "Your call." in page
 
 
-def test_an_action_without_htmx_redirects_back_to_the_table(client: Client, alice: User) -> None:
-    game = GamePlay.objects.start(alice, Rules(), seed=1)
+def test_an_action_without_htmx_redirects_back_to_the_table(client: Client, owner: User) -> None:
+    game = GamePlay.objects.start(owner, Rules(), seed=1)
     until_player_chooses(game)
-    client.force_login(alice)
+    client.force_login(owner)
     url = reverse("games:game_act", args=[game.pk])
     response = client.post(url, {"action": "pass", "hand_number": 1, "step": game.step})
     assert response["Location"] == reverse("games:game", args=[game.pk])
@@ -190,11 +191,11 @@ def test_an_action_without_htmx_redirects_back_to_the_table(client: Client, alic
 
 
 def test_an_illegal_or_stale_action_shows_a_message_not_an_error(
-    client: Client, alice: User
+    client: Client, owner: User
 ) -> None:
-    game = GamePlay.objects.start(alice, Rules(), seed=1)
+    game = GamePlay.objects.start(owner, Rules(), seed=1)
     until_player_chooses(game)
-    client.force_login(alice)
+    client.force_login(owner)
     url = reverse("games:game_act", args=[game.pk])
     step = game.step
     response = client.post(
@@ -210,27 +211,27 @@ def test_an_illegal_or_stale_action_shows_a_message_not_an_error(
     assert GamePlay.objects.get().step == step
 
 
-def test_the_first_round_offers_order_up_alone_and_pass(client: Client, alice: User) -> None:
-    game = find_game(alice, Rules(), lambda s: s.round == 1 and s.dealer is not HUMAN_SEAT)
-    client.force_login(alice)
+def test_the_first_round_offers_order_up_alone_and_pass(client: Client, owner: User) -> None:
+    game = find_game(owner, Rules(), lambda s: s.round == 1 and s.dealer is not HUMAN_SEAT)
+    client.force_login(owner)
     page = client.get(reverse("games:game", args=[game.pk])).content.decode()
     assert controls(page) == ["pass", "order_up", "order_up alone"]
     assert "Order it up (" in page and "and go alone" in page
     assert "Pick it up" not in page
 
 
-def test_the_dealer_is_offered_to_pick_it_up(client: Client, alice: User) -> None:
-    game = find_game(alice, Rules(), lambda s: s.round == 1 and s.dealer is HUMAN_SEAT)
-    client.force_login(alice)
+def test_the_dealer_is_offered_to_pick_it_up(client: Client, owner: User) -> None:
+    game = find_game(owner, Rules(), lambda s: s.round == 1 and s.dealer is HUMAN_SEAT)
+    client.force_login(owner)
     page = client.get(reverse("games:game", args=[game.pk])).content.decode()
     assert controls(page) == ["pass", "order_up", "order_up alone"]
     assert "Pick it up (" in page
 
 
-def test_the_second_round_never_offers_the_turned_down_suit(client: Client, alice: User) -> None:
-    game = find_game(alice, Rules(), lambda s: s.round == 2 and not s.stuck)
+def test_the_second_round_never_offers_the_turned_down_suit(client: Client, owner: User) -> None:
+    game = find_game(owner, Rules(), lambda s: s.round == 2 and not s.stuck)
     turned = game.rebuild().hand.upcard.suit
-    client.force_login(alice)
+    client.force_login(owner)
     offered = controls(client.get(reverse("games:game", args=[game.pk])).content.decode())
     assert offered[0] == "pass"
     named = {v.split()[1] for v in offered[1:]}
@@ -238,45 +239,45 @@ def test_the_second_round_never_offers_the_turned_down_suit(client: Client, alic
     assert "name NT" not in offered
 
 
-def test_a_stuck_dealer_has_no_pass(client: Client, alice: User) -> None:
-    game = find_game(alice, Rules(), lambda s: s.stuck)
-    client.force_login(alice)
+def test_a_stuck_dealer_has_no_pass(client: Client, owner: User) -> None:
+    game = find_game(owner, Rules(), lambda s: s.stuck)
+    client.force_login(owner)
     page = client.get(reverse("games:game", args=[game.pk])).content.decode()
     assert "pass" not in controls(page)
     assert len(controls(page)) == 6
     assert "you are stuck and must name a suit" in page
 
 
-def test_without_stick_the_dealer_the_dealer_may_pass(client: Client, alice: User) -> None:
+def test_without_stick_the_dealer_the_dealer_may_pass(client: Client, owner: User) -> None:
     rules = PRESETS["redeal"]
-    game = find_game(alice, rules, lambda s: s.round == 2 and s.dealer is HUMAN_SEAT)
-    client.force_login(alice)
+    game = find_game(owner, rules, lambda s: s.round == 2 and s.dealer is HUMAN_SEAT)
+    client.force_login(owner)
     page = client.get(reverse("games:game", args=[game.pk])).content.decode()
     assert controls(page)[0] == "pass"
 
 
-def test_no_trump_is_offered_only_where_the_rules_have_it(client: Client, alice: User) -> None:
-    game = find_game(alice, PRESETS["no-trump"], lambda s: s.round == 2)
-    client.force_login(alice)
+def test_no_trump_is_offered_only_where_the_rules_have_it(client: Client, owner: User) -> None:
+    game = find_game(owner, PRESETS["no-trump"], lambda s: s.round == 2)
+    client.force_login(owner)
     page = client.get(reverse("games:game", args=[game.pk])).content.decode()
     assert {"name NT", "name NT alone"} <= set(controls(page))
     assert "Call no-trump" in page
 
 
 def test_the_canadian_loner_offers_the_dealers_partner_only_alone(
-    client: Client, alice: User
+    client: Client, owner: User
 ) -> None:
     rules = PRESETS["canadian-loner"]
-    game = find_game(alice, rules, lambda s: s.round == 1 and s.dealer is Seat.N)
-    client.force_login(alice)
+    game = find_game(owner, rules, lambda s: s.round == 1 and s.dealer is Seat.N)
+    client.force_login(owner)
     page = client.get(reverse("games:game", args=[game.pk])).content.decode()
     assert controls(page) == ["pass", "order_up alone"]
 
 
-def test_defend_alone_is_offered_only_where_the_rules_have_it(client: Client, alice: User) -> None:
-    client.force_login(alice)
+def test_defend_alone_is_offered_only_where_the_rules_have_it(client: Client, owner: User) -> None:
+    client.force_login(owner)
     for seed in range(200):
-        game = GamePlay.objects.start(alice, PRESETS["defend-alone"], seed=seed)
+        game = GamePlay.objects.start(owner, PRESETS["defend-alone"], seed=seed)
         until_player_chooses(game)
         while game.rebuild().hand.phase is Phase.AUCTION:
             game.act("pass")
@@ -290,10 +291,10 @@ def test_defend_alone_is_offered_only_where_the_rules_have_it(client: Client, al
     assert "Defend alone" in page and "Don&#x27;t defend alone" in page
 
 
-def test_the_farmers_hand_is_offered_only_with_three_nines(client: Client, alice: User) -> None:
-    client.force_login(alice)
+def test_the_farmers_hand_is_offered_only_with_three_nines(client: Client, owner: User) -> None:
+    client.force_login(owner)
     for seed in range(3000):
-        game = GamePlay.objects.start(alice, PRESETS["farmers-hand"], seed=seed)
+        game = GamePlay.objects.start(owner, PRESETS["farmers-hand"], seed=seed)
         until_player_chooses(game)
         if game.rebuild().hand.phase is Phase.FARMER:
             break
@@ -306,10 +307,10 @@ def test_the_farmers_hand_is_offered_only_with_three_nines(client: Client, alice
     assert offered[1].startswith("farmer 9") and "for the kitty" in page
 
 
-def test_options_the_rules_lack_are_never_offered(client: Client, alice: User) -> None:
-    client.force_login(alice)
+def test_options_the_rules_lack_are_never_offered(client: Client, owner: User) -> None:
+    client.force_login(owner)
     for seed in range(20):
-        game = GamePlay.objects.start(alice, Rules(), seed=seed)
+        game = GamePlay.objects.start(owner, Rules(), seed=seed)
         for _ in range(40):
             until_player_chooses(game)
             state = game.rebuild().hand
@@ -320,10 +321,10 @@ def test_options_the_rules_lack_are_never_offered(client: Client, alice: User) -
             game.act(human_choice(game))
 
 
-def test_in_play_only_legal_cards_are_enabled(client: Client, alice: User) -> None:
-    client.force_login(alice)
+def test_in_play_only_legal_cards_are_enabled(client: Client, owner: User) -> None:
+    client.force_login(owner)
     for seed in range(50):
-        game = GamePlay.objects.start(alice, Rules(), seed=seed)
+        game = GamePlay.objects.start(owner, Rules(), seed=seed)
         for _ in range(40):
             until_player_chooses(game)
             state = game.rebuild().hand
@@ -347,9 +348,9 @@ def test_in_play_only_legal_cards_are_enabled(client: Client, alice: User) -> No
     raise AssertionError("no spot where South had to follow suit")
 
 
-def test_the_game_continues_where_it_was_after_a_reload(client: Client, alice: User) -> None:
-    game = GamePlay.objects.start(alice, Rules(), seed=4)
-    client.force_login(alice)
+def test_the_game_continues_where_it_was_after_a_reload(client: Client, owner: User) -> None:
+    game = GamePlay.objects.start(owner, Rules(), seed=4)
+    client.force_login(owner)
     advance = reverse("games:game_advance", args=[game.pk])
     shown = ""
     for _ in range(12):  # what the page showed after each step, over HTMX
@@ -388,13 +389,13 @@ def test_the_game_continues_where_it_was_after_a_reload(client: Client, alice: U
 
 
 def test_a_finished_hand_shows_the_summary_and_links_to_my_hands(
-    client: Client, alice: User, sent: list[int]
+    client: Client, owner: User, sent: list[Sent]
 ) -> None:
     from .conftest import play_to_end_of_hand
 
-    game = GamePlay.objects.start(alice, Rules(), seed=2)
+    game = GamePlay.objects.start(owner, Rules(), seed=2)
     play_to_end_of_hand(game)
-    client.force_login(alice)
+    client.force_login(owner)
     page = client.get(reverse("games:game", args=[game.pk])).content.decode()
     assert "Hand 1 is over" in page
     hand = game.saved_hands.get()
@@ -406,10 +407,10 @@ def test_a_finished_hand_shows_the_summary_and_links_to_my_hands(
     assert GamePlay.objects.get().hand_number == 2
 
 
-def test_my_only_legal_card_is_played_for_me_after_a_pause(client: Client, alice: User) -> None:
-    client.force_login(alice)
+def test_my_only_legal_card_is_played_for_me_after_a_pause(client: Client, owner: User) -> None:
+    client.force_login(owner)
     for seed in range(50):
-        game = GamePlay.objects.start(alice, Rules(), seed=seed)
+        game = GamePlay.objects.start(owner, Rules(), seed=seed)
         for _ in range(40):
             live = game.rebuild()
             state = live.hand
@@ -443,15 +444,15 @@ def test_my_hand_shows_trump_first_with_the_left_bower() -> None:
     assert [str(c) for c in sort_hand(cards, None)] == ["9S", "AH", "JH", "JD", "KC"]
 
 
-def test_the_end_of_the_game_is_shown(client: Client, alice: User, sent: list[int]) -> None:
+def test_the_end_of_the_game_is_shown(client: Client, owner: User, sent: list[Sent]) -> None:
     from .conftest import play_to_end_of_hand
 
-    game = GamePlay.objects.start(alice, Rules(target=5), seed=9)
+    game = GamePlay.objects.start(owner, Rules(target=5), seed=9)
     while game.status == GamePlay.Status.PLAYING:
         play_to_end_of_hand(game)
         if game.status == GamePlay.Status.PLAYING:
             game.next_hand()
-    client.force_login(alice)
+    client.force_login(owner)
     page = client.get(reverse("games:game", args=[game.pk])).content.decode()
     assert re.search(r"(You and North win the game!|West and East win the game\.)", page)
     assert f"Final score {game.scores['NS']}–{game.scores['EW']}" in page
@@ -461,10 +462,10 @@ def test_the_end_of_the_game_is_shown(client: Client, alice: User, sent: list[in
     assert "Finished games" in listing
 
 
-def test_the_dealer_discards_by_clicking_a_card(client: Client, alice: User) -> None:
-    game = find_game(alice, Rules(), lambda s: s.round == 1 and s.dealer is HUMAN_SEAT)
+def test_the_dealer_discards_by_clicking_a_card(client: Client, owner: User) -> None:
+    game = find_game(owner, Rules(), lambda s: s.round == 1 and s.dealer is HUMAN_SEAT)
     game.act("order_up")
-    client.force_login(alice)
+    client.force_login(owner)
     page = client.get(reverse("games:game", args=[game.pk])).content.decode()
     offered = buttons(page)
     assert len(offered) == 6 and all(v.startswith("discard ") for v in offered)
@@ -480,21 +481,21 @@ def test_the_dealer_discards_by_clicking_a_card(client: Client, alice: User) -> 
     assert GamePlay.objects.get().rebuild().hand.discard == upcard
 
 
-def test_the_admin_lists_games(admin_client: Client, alice: User) -> None:
-    game = GamePlay.objects.start(alice, Rules(), seed=1)
+def test_the_admin_lists_games(admin_client: Client, owner: User) -> None:
+    game = GamePlay.objects.start(owner, Rules(), seed=1)
     assert admin_client.get("/admin/games/gameplay/").status_code == 200
     assert admin_client.get(f"/admin/games/gameplay/{game.pk}/change/").status_code == 200
 
 
-def test_a_link_fills_in_the_play_form(client: Client, alice: User) -> None:
-    client.force_login(alice)
+def test_a_link_fills_in_the_play_form(client: Client, owner: User) -> None:
+    client.force_login(owner)
     page = client.get("/play/?preset=no-trump&target=15").content.decode()
     assert '<option value="no-trump" selected>' in page
     assert '<option value="15" selected>' in page
 
 
-def test_a_links_bad_values_are_left_out_with_a_message(client: Client, alice: User) -> None:
-    client.force_login(alice)
+def test_a_links_bad_values_are_left_out_with_a_message(client: Client, owner: User) -> None:
+    client.force_login(owner)
     response = client.get("/play/", {"preset": "<script>", "target": "7", "assignment": "99999"})
     assert response.status_code == 200
     page = response.content.decode()

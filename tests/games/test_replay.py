@@ -27,7 +27,7 @@ from games.replay import (
     with_solver_moves,
 )
 from games.table import places
-from tests.records import SPEC_RECORD
+from tests.conftest import SPEC_RECORD
 
 from .replay_hands import record, review
 

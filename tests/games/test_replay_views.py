@@ -17,9 +17,9 @@ from games.engine.cards import Seat
 from games.engine.record import parse_record
 from games.engine.rules import PRESETS
 from games.models import GamePlay, Hand
-from tests.records import SPEC_RECORD
+from tests.conftest import PASSWORD, SPEC_RECORD, Sent
 
-from .conftest import PASSWORD, play_to_end_of_hand
+from .conftest import play_to_end_of_hand
 from .replay_hands import record, review
 
 pytestmark = pytest.mark.django_db
@@ -44,8 +44,8 @@ def finish(hand: Hand, review_data: dict[str, Any] | None = None) -> AnalysisJob
 
 
 @pytest.fixture
-def hand(alice: User, sent: list[int]) -> Hand:
-    hand, _ = Hand.objects.create_from_record(alice, record(), title="Friday, hand 3")
+def hand(owner: User, sent: list[Sent]) -> Hand:
+    hand, _ = Hand.objects.create_from_record(owner, record(), title="Friday, hand 3")
     return hand
 
 
@@ -80,8 +80,8 @@ def test_the_url_is_the_hands_page() -> None:
     assert reverse("games:hand_review", args=[12]) == "/hands/12/"
 
 
-def test_the_owner_sees_the_hand_at_the_deal(client: Client, alice: User, reviewed: Hand) -> None:
-    response = login(client, alice).get(url(reviewed))
+def test_the_owner_sees_the_hand_at_the_deal(client: Client, owner: User, reviewed: Hand) -> None:
+    response = login(client, owner).get(url(reviewed))
     assert response.status_code == 200
     html = response.content.decode()
     assert "<h1>Friday, hand 3</h1>" in html
@@ -91,8 +91,8 @@ def test_the_owner_sees_the_hand_at_the_deal(client: Client, alice: User, review
     assert "js/replay.js" in html
 
 
-def test_nobody_else_sees_a_private_hand(client: Client, bob: User, reviewed: Hand) -> None:
-    assert login(client, bob).get(url(reviewed)).status_code == 404
+def test_nobody_else_sees_a_private_hand(client: Client, stranger: User, reviewed: Hand) -> None:
+    assert login(client, stranger).get(url(reviewed)).status_code == 404
     assert Client().get(url(reviewed)).status_code == 404
     status = reverse("games:hand_review_status", args=[reviewed.pk])
     assert Client().get(status).status_code == 404
@@ -126,11 +126,11 @@ def test_a_wrong_or_revoked_share_token_is_not_found(reviewed: Hand) -> None:
 
 
 def test_a_marked_decision_shows_its_options_values_and_explanation(
-    client: Client, alice: User, reviewed: Hand
+    client: Client, owner: User, reviewed: Hand
 ) -> None:
     step = marked_step("blunder")
     decision = review()["decisions"][step]
-    html = login(client, alice).get(url(reviewed, step=str(step))).content.decode()
+    html = login(client, owner).get(url(reviewed, step=str(step))).content.decode()
     assert "South's card:" in html
     assert 'class="mark mark--blunder"' in html
     assert decision["explanation"].replace("’", "&#x27;") in html or decision["explanation"] in html
@@ -144,9 +144,9 @@ def test_a_marked_decision_shows_its_options_values_and_explanation(
 
 
 def test_bad_steps_are_clamped_with_a_message_never_an_error(
-    client: Client, alice: User, reviewed: Hand
+    client: Client, owner: User, reviewed: Hand
 ) -> None:
-    login(client, alice)
+    login(client, owner)
     for raw, shown in (("999", 25), ("-7", 0), ("abc", 0), ("", 0)):
         response = client.get(url(reviewed, step=raw))
         assert response.status_code == 200
@@ -156,9 +156,9 @@ def test_bad_steps_are_clamped_with_a_message_never_an_error(
 
 
 def test_an_htmx_step_swaps_only_the_replay_and_announces_it(
-    client: Client, alice: User, reviewed: Hand
+    client: Client, owner: User, reviewed: Hand
 ) -> None:
-    response = login(client, alice).get(
+    response = login(client, owner).get(
         url(reviewed, step="5"), headers={"HX-Request": "true", "HX-Target": "replay"}
     )
     html = response.content.decode()
@@ -169,16 +169,16 @@ def test_an_htmx_step_swaps_only_the_replay_and_announces_it(
     assert 'hx-get="/hands/' in html and 'href="/hands/' in html
 
 
-def test_a_history_restore_gets_the_whole_page(client: Client, alice: User, reviewed: Hand) -> None:
-    response = login(client, alice).get(
+def test_a_history_restore_gets_the_whole_page(client: Client, owner: User, reviewed: Hand) -> None:
+    response = login(client, owner).get(
         url(reviewed, step="5"),
         headers={"HX-Request": "true", "HX-History-Restore-Request": "true"},
     )
     assert "Hand summary" in response.content.decode()
 
 
-def test_the_seat_view_hides_the_other_hands(client: Client, alice: User, reviewed: Hand) -> None:
-    html = login(client, alice).get(url(reviewed, step="8", view="seat")).content.decode()
+def test_the_seat_view_hides_the_other_hands(client: Client, owner: User, reviewed: Hand) -> None:
+    html = login(client, owner).get(url(reviewed, step="8", view="seat")).content.decode()
     assert html.count('class="seat__hand"') == 1
     assert "South's cards" in html and "West's cards" not in html
     assert "hidden from South" in html
@@ -186,8 +186,8 @@ def test_the_seat_view_hides_the_other_hands(client: Client, alice: User, review
     assert everything.count('class="seat__hand"') == 4
 
 
-def test_the_viewer_can_sit_anywhere(client: Client, alice: User, reviewed: Hand) -> None:
-    html = login(client, alice).get(url(reviewed, step="3", seat="E")).content.decode()
+def test_the_viewer_can_sit_anywhere(client: Client, owner: User, reviewed: Hand) -> None:
+    html = login(client, owner).get(url(reviewed, step="3", seat="E")).content.decode()
     assert re.search(r'seat seat--bottom[^"]*">\s*<p class="seat__name"><strong>East', html)
     assert re.search(r'seat seat--top[^"]*">\s*<p class="seat__name"><strong>West', html)
 
@@ -196,11 +196,11 @@ def test_the_viewer_can_sit_anywhere(client: Client, alice: User, reviewed: Hand
 
 
 def test_the_solver_finishes_a_what_if_line_and_the_page_compares_the_results(
-    client: Client, alice: User, reviewed: Hand
+    client: Client, owner: User, reviewed: Hand
 ) -> None:
     step = marked_step("blunder")
     best = review()["decisions"][step]["foresight"]["best"]
-    login(client, alice)
+    login(client, owner)
     response = client.get(url(reviewed, step=str(step), line=best, auto="all"))
     assert response.status_code == 302
     target = response["Location"]
@@ -212,20 +212,20 @@ def test_the_solver_finishes_a_what_if_line_and_the_page_compares_the_results(
 
 
 def test_htmx_asks_the_solver_and_gets_the_line_pushed_as_its_url(
-    client: Client, alice: User, reviewed: Hand
+    client: Client, owner: User, reviewed: Hand
 ) -> None:
     step = marked_step("blunder")
     best = review()["decisions"][step]["foresight"]["best"]
-    response = login(client, alice).get(
+    response = login(client, owner).get(
         url(reviewed, step=str(step), line=best, auto="1"), headers={"HX-Request": "true"}
     )
     assert response.status_code == 200
     assert response["HX-Push-Url"].count(".") == 1  # the move chosen and the solver's
 
 
-def test_an_illegal_what_if_move_says_why(client: Client, alice: User, reviewed: Hand) -> None:
+def test_an_illegal_what_if_move_says_why(client: Client, owner: User, reviewed: Hand) -> None:
     step = marked_step("blunder")
-    response = login(client, alice).get(url(reviewed, step=str(step), line="JC"))
+    response = login(client, owner).get(url(reviewed, step=str(step), line="JC"))
     assert response.status_code == 200
     html = response.content.decode()
     assert "South cannot play the J♣" in html and "does not hold JC" in html
@@ -235,9 +235,9 @@ def test_an_illegal_what_if_move_says_why(client: Client, alice: User, reviewed:
 
 
 def test_a_hand_being_reviewed_is_steppable_and_polls_its_status(
-    client: Client, alice: User, hand: Hand
+    client: Client, owner: User, hand: Hand
 ) -> None:
-    html = login(client, alice).get(url(hand, step="6")).content.decode()
+    html = login(client, owner).get(url(hand, step="6")).content.decode()
     assert "The review is queued" in html
     assert 'hx-trigger="every 2s"' in html
     assert "South's card:" in html and "not ready yet" in html
@@ -254,15 +254,15 @@ def test_a_hand_being_reviewed_is_steppable_and_polls_its_status(
 
 def test_a_failed_review_says_so_and_its_owner_can_try_again(
     client: Client,
-    alice: User,
-    bob: User,
+    owner: User,
+    stranger: User,
     hand: Hand,
-    sent: list[int],
+    sent: list[Sent],
     django_capture_on_commit_callbacks: Any,
 ) -> None:
     hand.analysis_jobs.update(status=AnalysisJob.Status.FAILED, error="the worker ran out of time")
     failed = hand.analysis_jobs.get()
-    login(client, alice)
+    login(client, owner)
     html = client.get(url(hand)).content.decode()
     assert "The review failed." in html and "the worker ran out of time" in html
     assert "Try the review again" in html and "every 2s" not in html
@@ -271,7 +271,7 @@ def test_a_failed_review_says_so_and_its_owner_can_try_again(
     before = len(sent)
 
     other = Client()
-    login(other, bob)
+    login(other, stranger)
     assert other.post(retry).status_code == 404
     assert hand.analysis_jobs.count() == 1
 
@@ -285,9 +285,9 @@ def test_a_failed_review_says_so_and_its_owner_can_try_again(
     assert len(sent) == before + 1
 
 
-def test_the_retry_needs_the_csrf_token(alice: User, hand: Hand) -> None:
+def test_the_retry_needs_the_csrf_token(owner: User, hand: Hand) -> None:
     client = Client(enforce_csrf_checks=True)
-    login(client, alice)
+    login(client, owner)
     assert client.post(reverse("games:hand_reanalyse", args=[hand.pk])).status_code == 403
 
 
@@ -295,9 +295,9 @@ def test_the_retry_needs_the_csrf_token(alice: User, hand: Hand) -> None:
 
 
 def test_the_summary_lists_accuracy_marked_decisions_and_the_dd_table(
-    client: Client, alice: User, reviewed: Hand
+    client: Client, owner: User, reviewed: Hand
 ) -> None:
-    html = login(client, alice).get(url(reviewed)).content.decode()
+    html = login(client, owner).get(url(reviewed)).content.decode()
     summary = html[html.index('id="summary-heading"') :]
     assert "Accuracy" in summary and "South (you)" in summary
     for step in (marked_step("mistake"), marked_step("blunder")):
@@ -309,21 +309,21 @@ def test_the_summary_lists_accuracy_marked_decisions_and_the_dd_table(
 
 
 def test_the_hands_seat_is_the_default_point_of_view(
-    client: Client, alice: User, reviewed: Hand
+    client: Client, owner: User, reviewed: Hand
 ) -> None:
     reviewed.seat = Seat.W.value
     reviewed.save()
-    html = login(client, alice).get(url(reviewed)).content.decode()
+    html = login(client, owner).get(url(reviewed)).content.decode()
     assert re.search(r'seat seat--bottom[^"]*">\s*<p class="seat__name"><strong>West', html)
 
 
 def test_the_play_page_links_a_finished_hand_to_its_review(
-    client: Client, alice: User, sent: list[int]
+    client: Client, owner: User, sent: list[Sent]
 ) -> None:
-    game = GamePlay.objects.start(alice, PRESETS["standard"], seed=3)
+    game = GamePlay.objects.start(owner, PRESETS["standard"], seed=3)
     play_to_end_of_hand(game)
     saved = game.saved_hands.get()
-    html = login(client, alice).get(reverse("games:game", args=[game.pk])).content.decode()
+    html = login(client, owner).get(reverse("games:game", args=[game.pk])).content.decode()
     assert f'href="/hands/{saved.pk}/">Review this hand</a>' in html
     assert client.get(url(saved)).status_code == 200
 
@@ -332,14 +332,14 @@ def test_the_play_page_links_a_finished_hand_to_its_review(
 
 
 def test_a_record_with_an_unknown_discard_is_steppable_and_the_solver_says_why(
-    client: Client, alice: User, sent: list[int]
+    client: Client, owner: User, sent: list[Sent]
 ) -> None:
     data = record()
     data["hands"]["N"] = ["??" if card == "QD" else card for card in data["hands"]["N"]]
     data["discard"] = "??"
-    hand, _ = Hand.objects.create_from_record(alice, data)
+    hand, _ = Hand.objects.create_from_record(owner, data)
     finish(hand)  # the worker stores why the deal has no double-dummy table
-    login(client, alice)
+    login(client, owner)
     for step in range(26):
         assert client.get(url(hand, step=str(step))).status_code == 200
     html = client.get(url(hand)).content.decode()
@@ -354,11 +354,11 @@ def test_a_record_with_an_unknown_discard_is_steppable_and_the_solver_says_why(
 
 
 def test_an_unfinished_record_can_be_played_on_to_the_end(
-    client: Client, alice: User, sent: list[int]
+    client: Client, owner: User, sent: list[Sent]
 ) -> None:
-    hand, _ = Hand.objects.create_from_record(alice, SPEC_RECORD)
+    hand, _ = Hand.objects.create_from_record(owner, SPEC_RECORD)
     total = len(SPEC_RECORD["auction"]) + len(SPEC_RECORD["play"])
-    login(client, alice)
+    login(client, owner)
     html = client.get(url(hand, step=str(total))).content.decode()
     assert "The record stops here" in html and "Let the solver finish" in html
     assert "The record stops before the end." in html
@@ -368,10 +368,10 @@ def test_an_unfinished_record_can_be_played_on_to_the_end(
 
 
 def test_a_hand_without_a_review_job_offers_its_owner_a_review(
-    client: Client, alice: User, hand: Hand, django_capture_on_commit_callbacks: Any
+    client: Client, owner: User, hand: Hand, django_capture_on_commit_callbacks: Any
 ) -> None:
     hand.analysis_jobs.all().delete()
-    html = login(client, alice).get(url(hand)).content.decode()
+    html = login(client, owner).get(url(hand)).content.decode()
     assert "This hand has not been reviewed yet." in html and "Review this hand" in html
     with django_capture_on_commit_callbacks(execute=True):
         client.post(reverse("games:hand_reanalyse", args=[hand.pk]))
@@ -419,7 +419,7 @@ def deals(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
 )
 def test_a_replay_page_deals_the_hand_once(
     client: Client,
-    alice: User,
+    owner: User,
     reviewed: Hand,
     deals: dict[str, int],
     query: dict[str, str],
@@ -430,7 +430,7 @@ def test_a_replay_page_deals_the_hand_once(
     if query.get("line") == "what-if":
         step = int(query["step"])
         query = {**query, "line": review()["decisions"][step]["foresight"]["best"]}
-    login(client, alice)
+    login(client, owner)
     deals.update(states=0, solvers=0)
     headers = {"HX-Request": "true"} if htmx else {}
     response = client.get(url(reviewed, **query), headers=headers)
@@ -440,10 +440,10 @@ def test_a_replay_page_deals_the_hand_once(
 
 @pytest.mark.parametrize("query", [{}, {"step": "14"}, {"step": "500"}, {"view": "seat"}])
 def test_a_replay_page_runs_no_solver(
-    client: Client, alice: User, reviewed: Hand, deals: dict[str, int], query: dict[str, str]
+    client: Client, owner: User, reviewed: Hand, deals: dict[str, int], query: dict[str, str]
 ) -> None:
     """The double-dummy table is the one stored with the review, never searched for."""
-    login(client, alice)
+    login(client, owner)
     deals.update(solvers=0)
     response = client.get(url(reviewed, **query))
     assert response.status_code == 200
@@ -452,11 +452,11 @@ def test_a_replay_page_runs_no_solver(
 
 
 def test_the_play_page_and_the_replay_page_draw_the_seats_alike(
-    client: Client, alice: User, reviewed: Hand
+    client: Client, owner: User, reviewed: Hand
 ) -> None:
     """One partial draws a seat on both tables: the same classes, the viewer at the bottom."""
-    login(client, alice)
-    game = GamePlay.objects.start(alice, PRESETS["standard"], seed=3)
+    login(client, owner)
+    game = GamePlay.objects.start(owner, PRESETS["standard"], seed=3)
     pages = [
         client.get(reverse("games:game", args=[game.pk])).content.decode(),
         client.get(url(reviewed, step="14")).content.decode(),

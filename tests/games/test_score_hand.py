@@ -12,7 +12,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from tests.records import MARCH, SPEC_RECORD
+from tests.conftest import MARCH, SPEC_RECORD
 
 ROOT = Path(__file__).resolve().parents[2]
 EGN = ROOT / "tests" / "fixtures" / "egn"

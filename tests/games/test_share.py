@@ -8,9 +8,9 @@ from django.urls import reverse
 from accounts.models import User
 from games.access import HandAccess
 from games.models import Hand
-from tests.records import MARCH
+from tests.conftest import MARCH, upload_hand
 
-from .library_helpers import decision, finish_review, hand_of
+from .library_helpers import decision, finish_review
 
 pytestmark = pytest.mark.django_db
 
@@ -23,10 +23,10 @@ def panel(hand: Hand, access: HandAccess) -> str:
 
 
 def test_the_owner_shares_a_hand_and_the_link_lets_anyone_read_it(
-    client: Client, alice: User
+    client: Client, owner: User
 ) -> None:
-    hand = hand_of(alice, MARCH)
-    client.force_login(alice)
+    hand = upload_hand(owner, MARCH)
+    client.force_login(owner)
     response = client.post(reverse("games:hand_share", args=[hand.pk]))
     hand.refresh_from_db()
     assert hand.share_token
@@ -37,19 +37,19 @@ def test_the_owner_shares_a_hand_and_the_link_lets_anyone_read_it(
     assert client.get(review).status_code == 404
 
 
-def test_sharing_again_keeps_the_same_link(client: Client, alice: User) -> None:
-    hand = hand_of(alice, MARCH)
+def test_sharing_again_keeps_the_same_link(client: Client, owner: User) -> None:
+    hand = upload_hand(owner, MARCH)
     token = hand.share()
-    client.force_login(alice)
+    client.force_login(owner)
     client.post(reverse("games:hand_share", args=[hand.pk]))
     hand.refresh_from_db()
     assert hand.share_token == token
 
 
-def test_revoking_closes_every_copy_of_the_link(client: Client, alice: User) -> None:
-    hand = hand_of(alice, MARCH)
+def test_revoking_closes_every_copy_of_the_link(client: Client, owner: User) -> None:
+    hand = upload_hand(owner, MARCH)
     token = hand.share()
-    client.force_login(alice)
+    client.force_login(owner)
     response = client.post(reverse("games:hand_unshare", args=[hand.pk]))
     hand.refresh_from_db()
     assert hand.share_token is None and response.status_code == 302
@@ -58,9 +58,9 @@ def test_revoking_closes_every_copy_of_the_link(client: Client, alice: User) -> 
     assert client.get(f"{review}?share={token}").status_code == 404
 
 
-def test_with_htmx_share_and_revoke_answer_with_the_panel(client: Client, alice: User) -> None:
-    hand = hand_of(alice, MARCH)
-    client.force_login(alice)
+def test_with_htmx_share_and_revoke_answer_with_the_panel(client: Client, owner: User) -> None:
+    hand = upload_hand(owner, MARCH)
+    client.force_login(owner)
     shared = client.post(
         reverse("games:hand_share", args=[hand.pk]), headers={"HX-Request": "true"}
     )
@@ -75,29 +75,29 @@ def test_with_htmx_share_and_revoke_answer_with_the_panel(client: Client, alice:
     assert "Only you can see this hand." in revoked and "Share a read-only link" in revoked
 
 
-def test_only_the_owner_may_share_or_revoke(client: Client, alice: User, bob: User) -> None:
-    hand = hand_of(bob, MARCH)
+def test_only_the_owner_may_share_or_revoke(client: Client, owner: User, stranger: User) -> None:
+    hand = upload_hand(stranger, MARCH)
     token = hand.share()
-    client.force_login(alice)
+    client.force_login(owner)
     for name in ("games:hand_share", "games:hand_unshare"):
         path = reverse(name, args=[hand.pk])
         assert client.post(path).status_code == 404
         assert client.post(f"{path}?share={token}").status_code == 404, "a viewer is not the owner"
     hand.refresh_from_db()
     assert hand.share_token == token
-    client.force_login(bob)
+    client.force_login(stranger)
     assert client.get(reverse("games:hand_share", args=[hand.pk])).status_code == 405
 
 
-def test_share_and_revoke_need_the_csrf_token(alice: User) -> None:
-    hand = hand_of(alice, MARCH)
+def test_share_and_revoke_need_the_csrf_token(owner: User) -> None:
+    hand = upload_hand(owner, MARCH)
     client = Client(enforce_csrf_checks=True)
-    client.force_login(alice)
+    client.force_login(owner)
     assert client.post(reverse("games:hand_share", args=[hand.pk])).status_code == 403
 
 
-def test_the_owners_panel_has_the_downloads_and_the_share_buttons(alice: User) -> None:
-    hand = hand_of(alice, MARCH)
+def test_the_owners_panel_has_the_downloads_and_the_share_buttons(owner: User) -> None:
+    hand = upload_hand(owner, MARCH)
     html = panel(hand, HandAccess(hand, True, None))
     share = reverse("games:hand_share", args=[hand.pk])
     assert f'method="post" action="{share}"' in html and f'hx-post="{share}"' in html
@@ -108,8 +108,8 @@ def test_the_owners_panel_has_the_downloads_and_the_share_buttons(alice: User) -
     assert "Analysis (JSON)" in panel(hand, HandAccess(hand, True, None))
 
 
-def test_a_viewers_panel_carries_the_token_and_offers_no_sharing(alice: User) -> None:
-    hand = hand_of(alice, MARCH)
+def test_a_viewers_panel_carries_the_token_and_offers_no_sharing(owner: User) -> None:
+    hand = upload_hand(owner, MARCH)
     token = hand.share()
     html = panel(hand, HandAccess(hand, False, token))
     assert f'href="{reverse("games:hand_export", args=[hand.pk, "egn"])}?share={token}"' in html

@@ -13,8 +13,7 @@ from games.uploads import (
     parse_records,
     parse_upload,
 )
-from tests.analysis.hands import random_record
-from tests.records import SPEC_RECORD
+from tests.conftest import SPEC_RECORD, played_record
 
 EGN = Path(__file__).resolve().parents[1] / "fixtures" / "egn"
 
@@ -34,7 +33,7 @@ def test_one_json_record_is_read_in_canonical_form() -> None:
 
 
 def test_a_json_list_a_jsonl_file_and_the_text_notation_are_each_recognised() -> None:
-    records = [random_record(1), random_record(2)]
+    records = [played_record(1), played_record(2)]
     as_list = parse_upload(json.dumps(records))
     as_lines = parse_upload("\n".join(json.dumps(r) for r in records) + "\n")
     as_text = parse_upload("\n\n".join(format_notation(r) for r in records))

@@ -15,7 +15,7 @@ from games.engine.notation import format_notation
 from games.engine.record import HandRecord, parse_record
 from games.models import Hand
 from games.uploads import parse_upload
-from tests.analysis.hands import random_record
+from tests.conftest import Sent, played_record
 
 
 def counted(function: Callable[..., Any], calls: list[None]) -> Callable[..., Any]:
@@ -28,9 +28,9 @@ def counted(function: Callable[..., Any], calls: list[None]) -> Callable[..., An
 
 @pytest.mark.parametrize("kind", ["json", "text"])
 def test_each_record_is_parsed_and_formatted_once_from_upload_to_storage(
-    kind: str, alice: User, sent: list[int], monkeypatch: pytest.MonkeyPatch
+    kind: str, owner: User, sent: list[Sent], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    records = [random_record(3), random_record(4)]
+    records = [played_record(3), played_record(4)]
     text = json.dumps(records) if kind == "json" else "\n\n".join(map(format_notation, records))
     parses: list[None] = []
     formats: list[None] = []
@@ -38,16 +38,16 @@ def test_each_record_is_parsed_and_formatted_once_from_upload_to_storage(
     monkeypatch.setattr(models, "parse_record", counted(parse_record, parses))
     monkeypatch.setattr(HandRecord, "_format", counted(HandRecord._format, formats))
     upload = parse_upload(text)
-    result = Hand.objects.store_upload(alice, upload)
+    result = Hand.objects.store_upload(owner, upload)
     assert (result.created, len(parses), len(formats)) == (2, 2, 2)
     stored = [hand.record for hand in result.hands]
     assert stored == [parse_record(r).canonical() for r in records]
 
 
 def test_a_stored_hand_may_come_as_a_record_object_or_a_hand_record(
-    alice: User, sent: list[int]
+    owner: User, sent: list[Sent]
 ) -> None:
-    data = random_record(5)
-    hand, created = Hand.objects.create_from_record(alice, data)
-    again, created_again = Hand.objects.create_from_record(alice, parse_record(data))
+    data = played_record(5)
+    hand, created = Hand.objects.create_from_record(owner, data)
+    again, created_again = Hand.objects.create_from_record(owner, parse_record(data))
     assert (created, created_again, again.pk) == (True, False, hand.pk)

@@ -13,8 +13,7 @@ from analysis.models import AnalysisJob
 from games.engine.notation import format_notation
 from games.models import Hand, Match
 from games.uploads import MAX_UPLOAD_BYTES
-from tests.analysis.hands import random_record
-from tests.records import SPEC_RECORD
+from tests.conftest import SPEC_RECORD, Sent, played_record
 
 pytestmark = pytest.mark.django_db
 
@@ -32,8 +31,8 @@ def test_the_upload_page_needs_a_logged_in_user(client: Client) -> None:
     assert response["Location"].startswith(reverse("accounts:login"))
 
 
-def test_the_page_documents_the_formats_and_the_limit(client: Client, alice: User) -> None:
-    client.force_login(alice)
+def test_the_page_documents_the_formats_and_the_limit(client: Client, owner: User) -> None:
+    client.force_login(owner)
     page = client.get(URL).content.decode()
     assert 'enctype="multipart/form-data"' in page and f'action="{URL}"' in page
     assert "1 MB and at most 200 hands an upload" in page
@@ -41,28 +40,28 @@ def test_the_page_documents_the_formats_and_the_limit(client: Client, alice: Use
 
 
 def test_one_pasted_record_is_stored_and_opens_its_review(
-    client: Client, alice: User, sent: list[int], django_capture_on_commit_callbacks
+    client: Client, owner: User, sent: list[Sent], django_capture_on_commit_callbacks
 ) -> None:
-    client.force_login(alice)
+    client.force_login(owner)
     with django_capture_on_commit_callbacks(execute=True):
         response = post(client, text=json.dumps(SPEC_RECORD), seat="N", title="From the club")
-    hand = Hand.objects.get(owner=alice)
+    hand = Hand.objects.get(owner=owner)
     assert response.status_code == 302
     assert response["Location"] == reverse("games:hand_review", args=[hand.pk])
     assert (hand.title, hand.seat, hand.match) == ("From the club", "N", None)
     job = hand.analysis_jobs.get()
-    assert job.queue == "interactive" and sent == [job.pk]
+    assert job.queue == "interactive" and sent == [Sent(job.pk, "interactive")]
 
 
 def test_many_hands_become_a_match_queued_on_bulk(
-    client: Client, alice: User, sent: list[int], django_capture_on_commit_callbacks
+    client: Client, owner: User, sent: list[Sent], django_capture_on_commit_callbacks
 ) -> None:
-    client.force_login(alice)
-    records = [random_record(seed) for seed in range(3)]
+    client.force_login(owner)
+    records = [played_record(seed) for seed in range(3)]
     text = "\n".join(json.dumps(r) for r in records)
     with django_capture_on_commit_callbacks(execute=True):
         response = post(client, text=text, title="Tuesday night")
-    match = Match.objects.get(owner=alice)
+    match = Match.objects.get(owner=owner)
     assert response["Location"] == f"{reverse('games:my_hands')}?match={match.pk}"
     hands = list(match.hands.order_by("number_in_match"))
     assert [h.number_in_match for h in hands] == [1, 2, 3]
@@ -76,42 +75,42 @@ def test_many_hands_become_a_match_queued_on_bulk(
     assert "Tuesday night" in page
 
 
-def test_an_egn_file_becomes_a_game_with_all_its_hands(client: Client, alice: User, sent) -> None:
-    client.force_login(alice)
+def test_an_egn_file_becomes_a_game_with_all_its_hands(client: Client, owner: User, sent) -> None:
+    client.force_login(owner)
     data = (EGN / "July_4th_Pairs_Finals.egn").read_bytes()
     upload = SimpleUploadedFile("finals.egn", data, content_type="application/octet-stream")
     response = client.post(URL, {"seat": "E", "title": "", "file": upload})
-    match = Match.objects.get(owner=alice)
+    match = Match.objects.get(owner=owner)
     assert (match.title, match.source) == ("July 4th Pairs Finals", "egn")
     assert match.hands.count() == 11
     assert set(match.hands.values_list("seat", flat=True)) == {"E"}
     assert response["Location"] == f"{reverse('games:my_hands')}?match={match.pk}"
 
 
-def test_the_text_notation_is_read_too(client: Client, alice: User, sent) -> None:
-    client.force_login(alice)
+def test_the_text_notation_is_read_too(client: Client, owner: User, sent) -> None:
+    client.force_login(owner)
     post(client, text=format_notation(SPEC_RECORD))
-    assert Hand.objects.filter(owner=alice).count() == 1
+    assert Hand.objects.filter(owner=owner).count() == 1
 
 
 def test_identical_hands_are_not_stored_twice_and_the_message_says_so(
-    client: Client, alice: User, sent
+    client: Client, owner: User, sent
 ) -> None:
-    client.force_login(alice)
-    first = [random_record(1), random_record(2)]
+    client.force_login(owner)
+    first = [played_record(1), played_record(2)]
     post(client, text=json.dumps(first))
-    response = post(client, text=json.dumps([*first, random_record(3)]), title="Again")
-    assert Hand.objects.filter(owner=alice).count() == 3
+    response = post(client, text=json.dumps([*first, played_record(3)]), title="Again")
+    assert Hand.objects.filter(owner=owner).count() == 3
     page = client.get(response["Location"]).content.decode()
     assert "1 hand stored, 2 were already there." in page
 
 
 def test_an_invalid_hand_stores_nothing_and_is_shown_with_its_field(
-    client: Client, alice: User, sent
+    client: Client, owner: User, sent
 ) -> None:
-    client.force_login(alice)
+    client.force_login(owner)
     bad = {**SPEC_RECORD, "play": ["JH", "AC"]}
-    response = post(client, text=json.dumps([random_record(1), bad, random_record(2)]))
+    response = post(client, text=json.dumps([played_record(1), bad, played_record(2)]))
     assert response.status_code == 400
     assert not Hand.objects.exists() and not Match.objects.exists()
     page = response.content.decode()
@@ -124,32 +123,32 @@ def test_an_invalid_hand_stores_nothing_and_is_shown_with_its_field(
 
 
 def test_an_egn_deal_that_breaks_the_rules_is_named_by_deal_and_trick(
-    client: Client, alice: User
+    client: Client, owner: User
 ) -> None:
-    client.force_login(alice)
+    client.force_login(owner)
     response = post(client, text=(EGN / "conversion_test.egn").read_text())
     page = response.content.decode()
     assert response.status_code == 400 and not Hand.objects.exists()
     assert "Deal 0</strong>" in page and "trick 3</code>" in page
 
 
-def test_nothing_given_or_both_given_is_refused_with_a_message(client: Client, alice: User) -> None:
-    client.force_login(alice)
+def test_nothing_given_or_both_given_is_refused_with_a_message(client: Client, owner: User) -> None:
+    client.force_login(owner)
     assert "Paste hands or choose a file." in post(client).content.decode()
     upload = SimpleUploadedFile("a.json", json.dumps(SPEC_RECORD).encode())
     both = client.post(URL, {"seat": "S", "text": "x", "file": upload})
     assert "not both" in both.content.decode() and not Hand.objects.exists()
 
 
-def test_a_file_over_the_limit_is_not_read_past_the_limit(client: Client, alice: User) -> None:
-    client.force_login(alice)
+def test_a_file_over_the_limit_is_not_read_past_the_limit(client: Client, owner: User) -> None:
+    client.force_login(owner)
     upload = SimpleUploadedFile("big.jsonl", b" " * (MAX_UPLOAD_BYTES + 1))
     response = client.post(URL, {"seat": "S", "file": upload})
     assert response.status_code == 413
     assert "over the limit of 1 MB" in response.content.decode()
 
 
-def test_the_form_also_refuses_a_file_said_to_be_over_the_limit(alice: User) -> None:
+def test_the_form_also_refuses_a_file_said_to_be_over_the_limit(owner: User) -> None:
     from games.forms import UploadForm
 
     upload = SimpleUploadedFile("big.jsonl", b"[]")
@@ -159,30 +158,30 @@ def test_the_form_also_refuses_a_file_said_to_be_over_the_limit(alice: User) -> 
     assert "an upload may be at most 1 MB" in form.errors["file"][0]
 
 
-def test_a_file_that_is_not_text_is_refused(client: Client, alice: User) -> None:
-    client.force_login(alice)
+def test_a_file_that_is_not_text_is_refused(client: Client, owner: User) -> None:
+    client.force_login(owner)
     upload = SimpleUploadedFile("hands.json", b"\x89PNG\r\n\x1a\n\xff\xfe")
     response = client.post(URL, {"seat": "S", "file": upload})
     assert "not UTF-8 text" in response.content.decode()
 
 
-def test_an_unknown_seat_is_a_form_error(client: Client, alice: User) -> None:
-    client.force_login(alice)
+def test_an_unknown_seat_is_a_form_error(client: Client, owner: User) -> None:
+    client.force_login(owner)
     response = post(client, text=json.dumps(SPEC_RECORD), seat="X")
     assert response.status_code == 400 and not Hand.objects.exists()
     assert "Select a valid choice" in response.content.decode()
 
 
-def test_the_upload_form_is_protected_by_csrf(alice: User) -> None:
+def test_the_upload_form_is_protected_by_csrf(owner: User) -> None:
     client = Client(enforce_csrf_checks=True)
-    client.force_login(alice)
+    client.force_login(owner)
     assert client.post(URL, {"text": json.dumps(SPEC_RECORD), "seat": "S"}).status_code == 403
 
 
 def test_a_request_body_over_the_limit_is_refused_before_it_is_read(
-    client: Client, alice: User
+    client: Client, owner: User
 ) -> None:
-    client.force_login(alice)
+    client.force_login(owner)
     upload = SimpleUploadedFile("big.jsonl", b" " * (MAX_UPLOAD_BYTES + 100_000))
     response = client.post(URL, {"seat": "S", "file": upload})
     assert response.status_code == 413

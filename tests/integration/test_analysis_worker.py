@@ -10,7 +10,7 @@ from analysis.models import AnalysisJob, AnalysisResult
 from analysis.solver.review import ReviewParams, count_decisions
 from games.engine.record import parse_record
 from games.models import Hand
-from tests.analysis.hands import random_record
+from tests.conftest import played_record
 
 from .conftest import StartWorker, Worker, wait_for
 
@@ -29,9 +29,9 @@ def is_done(job: AnalysisJob) -> bool:
 
 
 def test_a_real_worker_analyses_new_hands_from_both_queues(worker: Worker) -> None:
-    alice = User.objects.create_user("alice")
-    played, _ = Hand.objects.create_from_record(alice, random_record(1))
-    uploaded, _ = Hand.objects.create_from_record(alice, random_record(2), queue="bulk")
+    owner = User.objects.create_user("alice")
+    played, _ = Hand.objects.create_from_record(owner, played_record(1))
+    uploaded, _ = Hand.objects.create_from_record(owner, played_record(2), queue="bulk")
     for hand in (played, uploaded):
         job = hand.analysis_jobs.get()
         wait_for(lambda job=job: is_done(job), [worker], f"a worker finishes job {job.pk}")
@@ -50,8 +50,8 @@ def test_a_job_whose_worker_is_killed_finishes_exactly_once_on_another(
 ) -> None:
     lease = {"ANALYSIS_LEASE_SECONDS": str(SHORT_LEASE_SECONDS)}
     first = start_worker("doomed-worker", **lease)
-    alice = User.objects.create_user("alice")
-    hand, _ = Hand.objects.create_from_record(alice, random_record(3))
+    owner = User.objects.create_user("alice")
+    hand, _ = Hand.objects.create_from_record(owner, played_record(3))
     job, _ = hand.request_analysis(LONG_REVIEW)
 
     def mid_way() -> bool:

@@ -118,17 +118,16 @@ def test_several_answers_are_checked_together(client: Client, course: list[Lesso
 
 
 def test_a_signed_in_learner_keeps_progress_in_the_database(
-    client: Client, course: list[Lesson]
+    client: Client, course: list[Lesson], owner: User
 ) -> None:
-    user = User.objects.create_user("learner", password="a long pass phrase")
-    client.force_login(user)
+    client.force_login(owner)
     lesson = Lesson.objects.get(slug="trump-and-the-bowers")
     for number, step in enumerate(lesson.steps):
         if step["type"] == "exercise":
             client.post(
                 reverse("lessons:answer", args=[lesson.slug, number]), {"answer": step["answer"]}
             )
-    progress = LessonProgress.objects.get(user=user, lesson=lesson)
+    progress = LessonProgress.objects.get(user=owner, lesson=lesson)
     assert progress.completed_at is not None
     page = client.get(reverse("lessons:lesson", args=[lesson.slug])).content.decode()
     assert "Lesson complete" in page

@@ -65,11 +65,12 @@ def test_a_bad_answer_is_refused_with_the_reason(client: Client, body: dict, mes
     )
 
 
-def test_progress_counts_lessons_and_for_a_user_skills_and_reviews(client: Client) -> None:
+def test_progress_counts_lessons_and_for_a_user_skills_and_reviews(
+    client: Client, owner: User
+) -> None:
     anonymous = client.get("/api/v1/progress/").json()
     assert anonymous == {"lessons": {"completed": 0, "total": Lesson.objects.count()}}
-    user = User.objects.create_user("api-learner", password="a long pass phrase")
-    client.force_login(user)
+    client.force_login(owner)
     body = client.get("/api/v1/progress/").json()
     assert {row["skill"] for row in body["skills"]} >= {"left-bower", "bidding"}
     assert all(row["mastery"] == "not started" for row in body["skills"])

@@ -47,10 +47,9 @@ def test_each_marked_decision_of_the_seat_becomes_a_question() -> None:
 
 
 @pytest.mark.django_db
-def test_the_player_practises_the_decisions_they_got_wrong(client: Client) -> None:
-    user = User.objects.create_user("learner", password="a long pass phrase")
-    hand, _ = Hand.objects.create_from_record(user, SOUTH_THROWS_THE_ACE, title="Game 1, hand 1")
-    GamePlay.objects.start(user, Rules(), seed=1).saved_hands.add(hand)
+def test_the_player_practises_the_decisions_they_got_wrong(client: Client, owner: User) -> None:
+    hand, _ = Hand.objects.create_from_record(owner, SOUTH_THROWS_THE_ACE, title="Game 1, hand 1")
+    GamePlay.objects.start(owner, Rules(), seed=1).saved_hands.add(hand)
     job = hand.analysis_jobs.get()
     review = review_hand(parse_record(hand.record), ReviewParams(samples=30, seed=3))
     result = AnalysisResult.objects.create(
@@ -61,7 +60,7 @@ def test_the_player_practises_the_decisions_they_got_wrong(client: Client) -> No
         seconds=1.0,
     )
     AnalysisJob.objects.filter(pk=job.pk).update(status="done", result=result)
-    client.force_login(user)
+    client.force_login(owner)
 
     answered = 0
     for _ in range(10):
@@ -85,7 +84,7 @@ def test_the_player_practises_the_decisions_they_got_wrong(client: Client) -> No
 
 
 @pytest.mark.django_db
-def test_without_reviewed_hands_there_is_nothing_to_practise(client: Client) -> None:
-    client.force_login(User.objects.create_user("new", password="a long pass phrase"))
+def test_without_reviewed_hands_there_is_nothing_to_practise(client: Client, owner: User) -> None:
+    client.force_login(owner)
     response = client.get(reverse("lessons:practice_mistakes"), follow=True)
     assert "No mistakes to practise" in response.content.decode()

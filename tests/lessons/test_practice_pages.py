@@ -39,15 +39,14 @@ def question_and_answer(client: Client, skill: str = "left-bower") -> tuple[Quiz
     return question, reverse("lessons:practice_answer", args=[question.public_id])
 
 
-def test_a_right_answer_is_explained_and_recorded_for_the_user(client: Client) -> None:
-    user = User.objects.create_user("practiser", password="a long pass phrase")
-    client.force_login(user)
+def test_a_right_answer_is_explained_and_recorded_for_the_user(client: Client, owner: User) -> None:
+    client.force_login(owner)
     question, url = question_and_answer(client)
     answer = question.grading["answer"]
     page = client.post(url, {"answer": answer}, HTTP_HX_REQUEST="true").content.decode()
     assert "Right." in page and "Next question" in page
     question.refresh_from_db()
-    assert question.correct is True and question.answered_by == user
+    assert question.correct is True and question.answered_by == owner
     assert "1 right of 1" in client.get(reverse("lessons:practice")).content.decode()
 
 

@@ -41,14 +41,14 @@ def test_a_missed_question_comes_back_at_growing_intervals() -> None:
 @pytest.mark.django_db
 def test_a_wrong_practice_answer_schedules_a_review_and_the_review_serves_it(
     client: Client,
+    owner: User,
 ) -> None:
-    user = User.objects.create_user("reviewer", password="a long pass phrase")
-    client.force_login(user)
+    client.force_login(owner)
     client.get(reverse("lessons:practice_question", args=["trick-winner"]))
     question = QuizQuestion.objects.latest("created")
     wrong = next(c for c in question.payload["choices"] if c not in question.grading["accepted"])
     client.post(reverse("lessons:practice_answer", args=[question.public_id]), {"answer": wrong})
-    item = ReviewItem.objects.get(user=user)
+    item = ReviewItem.objects.get(user=owner)
     assert (item.skill, item.seed, item.level) == ("trick-winner", question.seed, question.level)
     assert item.due == timezone.localdate() + timedelta(days=1)
 
@@ -67,9 +67,10 @@ def test_a_wrong_practice_answer_schedules_a_review_and_the_review_serves_it(
 
 
 @pytest.mark.django_db
-def test_the_progress_page_shows_mastery_the_chart_and_the_reviews_due(client: Client) -> None:
-    user = User.objects.create_user("charted", password="a long pass phrase")
-    client.force_login(user)
+def test_the_progress_page_shows_mastery_the_chart_and_the_reviews_due(
+    client: Client, owner: User
+) -> None:
+    client.force_login(owner)
     for _ in range(3):
         client.get(reverse("lessons:practice_question", args=["left-bower"]))
         question = QuizQuestion.objects.latest("created")

@@ -19,11 +19,6 @@ QUESTION_FIELDS = {"id", "skill", "kind", "level", "prompt", "position", "choice
 VERDICT_FIELDS = {"correct", "answer", "accepted", "explanation", "numbers"}
 
 
-@pytest.fixture
-def alice(db: None) -> User:
-    return User.objects.create_user("alice", "alice@example.com")
-
-
 def fetch(client: Client, **query: Any) -> dict[str, Any]:
     response = client.get("/api/v1/quiz/next", query)
     assert response.status_code == 200, response.content
@@ -190,9 +185,9 @@ def test_an_answer_without_the_answer_field_gets_400(db: None) -> None:
     assert response.status_code == 400 and "answer" in response.json()
 
 
-def test_a_signed_in_user_needs_the_csrf_token_to_answer(alice: User) -> None:
+def test_a_signed_in_user_needs_the_csrf_token_to_answer(owner: User) -> None:
     client = Client(enforce_csrf_checks=True)
-    client.force_login(alice)
+    client.force_login(owner)
     question = fetch(client, skill="scoring", seed=6)
     refused = answer(client, question["id"], right_answer(question))
     assert refused.status_code == 403 and "CSRF" in refused.json()["detail"]
@@ -202,9 +197,9 @@ def test_a_signed_in_user_needs_the_csrf_token_to_answer(alice: User) -> None:
     assert accepted.status_code == 200
 
 
-def test_a_signed_in_users_answers_count_towards_their_progress(alice: User) -> None:
+def test_a_signed_in_users_answers_count_towards_their_progress(owner: User) -> None:
     client = Client()
-    client.force_login(alice)
+    client.force_login(owner)
     for seed, right in [(1, True), (2, False), (3, True), (4, True)]:
         question = fetch(client, skill="leader", seed=seed)
         value = right_answer(question) if right else wrong_answer(question)
@@ -215,11 +210,11 @@ def test_a_signed_in_users_answers_count_towards_their_progress(alice: User) -> 
     other = fetch(anonymous, skill="leader", seed=5)
     answer(anonymous, other["id"], right_answer(other))
 
-    assert QuizQuestion.objects.progress(alice) == {
+    assert QuizQuestion.objects.progress(owner) == {
         "leader": SkillProgress(attempted=4, correct=3, streak=2),
         "scoring": SkillProgress(attempted=1, correct=0, streak=0),
     }
-    assert QuizQuestion.objects.answered_by_user(alice).count() == 5
+    assert QuizQuestion.objects.answered_by_user(owner).count() == 5
 
 
 def test_a_graded_call_comes_with_its_numbers(db: None) -> None:

@@ -12,30 +12,25 @@ from notifications.models import TEXT_LENGTH, Notification
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def user(db: None) -> User:
-    return User.objects.create_user("sam", "sam@example.com", "a-long-enough-passphrase-7")
-
-
 def signed_in(user: User) -> Client:
     client = Client()
     client.force_login(user)
     return client
 
 
-def test_the_nav_counts_the_unread_notifications(user: User) -> None:
+def test_the_nav_counts_the_unread_notifications(owner: User) -> None:
     other = User.objects.create_user("kim")
-    Notification.objects.notify([user, user], "Twice listed, told once", "/hands/1/")
-    Notification.objects.notify([user], "Another", "/hands/2/")
-    Notification.objects.notify([other], "Not for sam", "/hands/3/")
-    home = signed_in(user).get("/").content.decode()
+    Notification.objects.notify([owner, owner], "Twice listed, told once", "/hands/1/")
+    Notification.objects.notify([owner], "Another", "/hands/2/")
+    Notification.objects.notify([other], "Not for alice", "/hands/3/")
+    home = signed_in(owner).get("/").content.decode()
     assert 'Notifications <span class="count-badge">2<span class="visually-hidden"> unread' in home
 
 
-def test_the_page_lists_them_newest_first_and_marks_them_read(user: User) -> None:
-    Notification.objects.notify([user], "Older <b>one</b>", "/hands/1/?step=2#comments")
-    Notification.objects.notify([user], "Newer", "/hands/2/")
-    client = signed_in(user)
+def test_the_page_lists_them_newest_first_and_marks_them_read(owner: User) -> None:
+    Notification.objects.notify([owner], "Older <b>one</b>", "/hands/1/?step=2#comments")
+    Notification.objects.notify([owner], "Newer", "/hands/2/")
+    client = signed_in(owner)
     page = client.get(reverse("notifications:index")).content.decode()
     assert page.index("Newer") < page.index("Older")
     assert "Older &lt;b&gt;one&lt;/b&gt;" in page
@@ -47,10 +42,10 @@ def test_the_page_lists_them_newest_first_and_marks_them_read(user: User) -> Non
     assert "count-badge" not in again
 
 
-def test_a_long_text_is_cut_to_fit(user: User) -> None:
-    [note] = Notification.objects.notify([user], "x" * 500, "/")
+def test_a_long_text_is_cut_to_fit(owner: User) -> None:
+    [note] = Notification.objects.notify([owner], "x" * 500, "/")
     assert len(note.text) == TEXT_LENGTH and note.text.endswith("…")
 
 
-def test_no_notifications_says_so(user: User) -> None:
-    assert "No notifications yet" in signed_in(user).get("/notifications/").content.decode()
+def test_no_notifications_says_so(owner: User) -> None:
+    assert "No notifications yet" in signed_in(owner).get("/notifications/").content.decode()

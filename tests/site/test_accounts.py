@@ -6,8 +6,7 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
-
-from .conftest import PASSWORD
+from tests.conftest import PASSWORD
 
 pytestmark = pytest.mark.django_db
 
@@ -60,7 +59,7 @@ def test_sign_up_with_different_passwords_says_they_do_not_match(client: Client)
     assert not User.objects.exists()
 
 
-def test_sign_up_with_an_email_already_in_use_is_refused(client: Client, alice: User) -> None:
+def test_sign_up_with_an_email_already_in_use_is_refused(client: Client, owner: User) -> None:
     response = sign_up(client, email="ALICE@example.com")
     assert "An account with this e-mail already exists." in response.content.decode()
     assert not User.objects.filter(username="carol").exists()
@@ -72,21 +71,21 @@ def test_sign_up_without_an_email_is_refused(client: Client) -> None:
     assert not User.objects.exists()
 
 
-def test_user_can_log_in(client: Client, alice: User) -> None:
+def test_user_can_log_in(client: Client, owner: User) -> None:
     response = client.post(reverse("accounts:login"), {"username": "alice", "password": PASSWORD})
     assert response.status_code == 302
     assert logged_in_username(client) == "alice"
 
 
-def test_log_in_with_a_wrong_password_says_so(client: Client, alice: User) -> None:
+def test_log_in_with_a_wrong_password_says_so(client: Client, owner: User) -> None:
     response = client.post(reverse("accounts:login"), {"username": "alice", "password": "nope"})
     assert response.status_code == 200
     assert "Please enter a correct username and password." in response.content.decode()
     assert logged_in_username(client) is None
 
 
-def test_log_out_needs_a_post(client: Client, alice: User) -> None:
-    client.force_login(alice)
+def test_log_out_needs_a_post(client: Client, owner: User) -> None:
+    client.force_login(owner)
     assert client.get(reverse("accounts:logout")).status_code == 405
     assert logged_in_username(client) == "alice"
     response = client.post(reverse("accounts:logout"))
@@ -94,26 +93,26 @@ def test_log_out_needs_a_post(client: Client, alice: User) -> None:
     assert logged_in_username(client) is None
 
 
-def test_user_can_change_their_password(client: Client, alice: User) -> None:
-    client.force_login(alice)
+def test_user_can_change_their_password(client: Client, owner: User) -> None:
+    client.force_login(owner)
     response = client.post(
         reverse("accounts:password_change"),
         {"old_password": PASSWORD, "new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD},
     )
     assert response["Location"] == reverse("accounts:password_change_done")
-    alice.refresh_from_db()
-    assert alice.check_password(NEW_PASSWORD)
+    owner.refresh_from_db()
+    assert owner.check_password(NEW_PASSWORD)
 
 
-def test_password_change_with_a_wrong_old_password_says_so(client: Client, alice: User) -> None:
-    client.force_login(alice)
+def test_password_change_with_a_wrong_old_password_says_so(client: Client, owner: User) -> None:
+    client.force_login(owner)
     response = client.post(
         reverse("accounts:password_change"),
         {"old_password": "wrong", "new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD},
     )
     assert "Your old password was entered incorrectly." in response.content.decode()
-    alice.refresh_from_db()
-    assert alice.check_password(PASSWORD)
+    owner.refresh_from_db()
+    assert owner.check_password(PASSWORD)
 
 
 def test_password_change_needs_a_logged_in_user(client: Client) -> None:
@@ -122,7 +121,7 @@ def test_password_change_needs_a_logged_in_user(client: Client) -> None:
     assert response["Location"].startswith(reverse("accounts:login"))
 
 
-def test_password_reset_emails_a_link_that_sets_a_new_password(client: Client, alice: User) -> None:
+def test_password_reset_emails_a_link_that_sets_a_new_password(client: Client, owner: User) -> None:
     response = client.post(reverse("accounts:password_reset"), {"email": "alice@example.com"})
     assert response["Location"] == reverse("accounts:password_reset_done")
     assert len(mail.outbox) == 1
@@ -140,15 +139,15 @@ def test_password_reset_emails_a_link_that_sets_a_new_password(client: Client, a
         set_password_url, {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD}
     )
     assert response["Location"] == reverse("accounts:password_reset_complete")
-    alice.refresh_from_db()
-    assert alice.check_password(NEW_PASSWORD)
+    owner.refresh_from_db()
+    assert owner.check_password(NEW_PASSWORD)
 
     used_again = client.get(match.group(1), follow=True)
     assert "This link no longer works" in used_again.content.decode()
 
 
 def test_password_reset_for_an_unknown_address_sends_nothing_and_reveals_nothing(
-    client: Client, alice: User
+    client: Client, owner: User
 ) -> None:
     response = client.post(reverse("accounts:password_reset"), {"email": "who@example.com"})
     assert response["Location"] == reverse("accounts:password_reset_done")

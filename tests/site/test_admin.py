@@ -3,7 +3,7 @@ from django.test import Client
 
 from accounts.models import User
 from games.models import Hand
-from tests.analysis.hands import random_record
+from tests.conftest import played_record
 
 pytestmark = pytest.mark.django_db
 
@@ -31,9 +31,9 @@ def test_staff_can_browse_hands_worker_checks_analysis_jobs_and_users(
 
 
 def test_staff_can_look_at_an_analysis_job_but_not_change_it(
-    admin_client: Client, alice: User
+    admin_client: Client, owner: User
 ) -> None:
-    hand, _ = Hand.objects.create_from_record(alice, random_record(1))
+    hand, _ = Hand.objects.create_from_record(owner, played_record(1))
     job = hand.analysis_jobs.get()
     listing = admin_client.get("/admin/analysis/analysisjob/").content.decode()
     assert f"Analysis {job.pk} of record {hand.record_hash[:12]}" in listing and "0/?" in listing
@@ -44,8 +44,8 @@ def test_staff_can_look_at_an_analysis_job_but_not_change_it(
     assert admin_client.get("/admin/games/hand/add/").status_code == 403
 
 
-def test_a_user_who_is_not_staff_cannot_enter_the_admin(client: Client, alice: User) -> None:
-    client.force_login(alice)
+def test_a_user_who_is_not_staff_cannot_enter_the_admin(client: Client, owner: User) -> None:
+    client.force_login(owner)
     response = client.get("/admin/games/hand/")
     assert response.status_code == 302
     assert response["Location"].startswith("/admin/login/")

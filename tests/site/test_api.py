@@ -6,11 +6,11 @@ from accounts.models import User
 pytestmark = pytest.mark.django_db
 
 
-def test_me_returns_the_logged_in_user(client: Client, alice: User) -> None:
-    client.force_login(alice)
+def test_me_returns_the_logged_in_user(client: Client, owner: User) -> None:
+    client.force_login(owner)
     response = client.get("/api/v1/me/")
     assert response.status_code == 200
-    assert response.json() == {"id": alice.pk, "username": "alice"}
+    assert response.json() == {"id": owner.pk, "username": "alice"}
 
 
 def test_me_is_forbidden_to_an_anonymous_visitor(client: Client) -> None:

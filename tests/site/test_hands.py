@@ -7,18 +7,15 @@ from django.utils import timezone
 
 from accounts.models import User
 from games.models import Hand
-from tests.analysis.hands import random_record
+from tests.conftest import played_record, upload_hand
 
 pytestmark = pytest.mark.django_db
 
 
 def make_hand(owner: User, title: str, age_minutes: int = 0) -> Hand:
-    hand, _ = Hand.objects.create_from_record(
-        owner, random_record(Hand.objects.count()), title=title
-    )
     # `created` is set on insert; backdate it to order the hands.
-    Hand.objects.filter(pk=hand.pk).update(created=timezone.now() - timedelta(minutes=age_minutes))
-    return hand
+    created = timezone.now() - timedelta(minutes=age_minutes)
+    return upload_hand(owner, played_record(Hand.objects.count()), title=title, created=created)
 
 
 def test_my_hands_needs_a_logged_in_user(client: Client) -> None:
@@ -27,18 +24,18 @@ def test_my_hands_needs_a_logged_in_user(client: Client) -> None:
     assert response["Location"] == f"{reverse('accounts:login')}?next={reverse('games:my_hands')}"
 
 
-def test_my_hands_says_so_when_there_are_none(client: Client, alice: User) -> None:
-    client.force_login(alice)
+def test_my_hands_says_so_when_there_are_none(client: Client, owner: User) -> None:
+    client.force_login(owner)
     assert "You have no hands yet." in client.get(reverse("games:my_hands")).content.decode()
 
 
 def test_my_hands_shows_only_my_own_hands_newest_first(
-    client: Client, alice: User, bob: User
+    client: Client, owner: User, stranger: User
 ) -> None:
-    make_hand(alice, "First lesson hand", age_minutes=30)
-    make_hand(alice, "Loner on the last deal", age_minutes=5)
-    make_hand(bob, "Bob's euchre")
-    client.force_login(alice)
+    make_hand(owner, "First lesson hand", age_minutes=30)
+    make_hand(owner, "Loner on the last deal", age_minutes=5)
+    make_hand(stranger, "Bob's euchre")
+    client.force_login(owner)
     response = client.get(reverse("games:my_hands"))
     assert [hand.title for hand in response.context["page"]] == [
         "Loner on the last deal",
@@ -47,17 +44,17 @@ def test_my_hands_shows_only_my_own_hands_newest_first(
     assert "Bob&#x27;s euchre" not in response.content.decode()
 
 
-def test_a_hand_without_a_title_is_named_by_its_number(alice: User) -> None:
-    hand = make_hand(alice, "")
+def test_a_hand_without_a_title_is_named_by_its_number(owner: User) -> None:
+    hand = make_hand(owner, "")
     assert str(hand) == f"Hand {hand.pk}"
 
 
-def test_my_hands_shows_each_hands_review_status(client: Client, alice: User) -> None:
+def test_my_hands_shows_each_hands_review_status(client: Client, owner: User) -> None:
     from analysis.models import AnalysisJob, AnalysisResult
 
-    queued = make_hand(alice, "Waiting")
-    running = make_hand(alice, "Under way")
-    done = make_hand(alice, "Finished")
+    queued = make_hand(owner, "Waiting")
+    running = make_hand(owner, "Under way")
+    done = make_hand(owner, "Finished")
     AnalysisJob.objects.filter(record_hash=running.record_hash).update(
         status="running", progress_done=3, progress_total=28
     )
@@ -78,7 +75,7 @@ def test_my_hands_shows_each_hands_review_status(client: Client, alice: User) ->
         seconds=0.5,
     )
     AnalysisJob.objects.filter(pk=job.pk).update(status="done", result=result)
-    client.force_login(alice)
+    client.force_login(owner)
     page = client.get(reverse("games:my_hands")).content.decode()
     assert f">{queued}</a></th>" in page and "Queued for review" in page
     assert "Reviewing: 3 of 28 decisions" in page

@@ -44,8 +44,8 @@ def test_a_visitor_is_offered_log_in_and_sign_up(client: Client) -> None:
     assert "Log out" not in page
 
 
-def test_a_logged_in_user_sees_their_name_and_account_links(client: Client, alice: User) -> None:
-    client.force_login(alice)
+def test_a_logged_in_user_sees_their_name_and_account_links(client: Client, owner: User) -> None:
+    client.force_login(owner)
     page = client.get(reverse("home")).content.decode()
     assert "Signed in as <strong>alice</strong>" in page
     assert reverse("accounts:password_change") in page
@@ -130,9 +130,9 @@ def test_the_rules_reference_shows_the_table_only_when_there_are_presets() -> No
         "classes:index",
     ],
 )
-def test_no_page_shows_template_syntax(client: Client, alice: User, name: str) -> None:
+def test_no_page_shows_template_syntax(client: Client, owner: User, name: str) -> None:
     # A comment or tag the template engine did not take ({# spanning lines #}) shows as text.
-    client.force_login(alice)
+    client.force_login(owner)
     page = client.get(reverse(name)).content.decode()
     for leak in ("{#", "#}", "{%", "%}", "{{", "}}"):
         assert leak not in page, f"{name} shows {leak!r}"

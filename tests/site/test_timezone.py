@@ -11,46 +11,41 @@ from accounts.models import User
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def user(db: None) -> User:
-    return User.objects.create_user("sam", "sam@example.com", "a-long-enough-passphrase-7")
+def test_a_new_user_is_on_utc(owner: User) -> None:
+    assert owner.timezone == "UTC"
 
 
-def test_a_new_user_is_on_utc(user: User) -> None:
-    assert user.timezone == "UTC"
-
-
-def test_the_settings_page_saves_a_time_zone(user: User) -> None:
+def test_the_settings_page_saves_a_time_zone(owner: User) -> None:
     client = Client()
-    client.force_login(user)
+    client.force_login(owner)
     page = client.get(reverse("accounts:settings")).content.decode()
     assert '<option value="Europe/London">Europe/London</option>' in page
     response = client.post(reverse("accounts:settings"), {"timezone": "Australia/Lord_Howe"})
     assert response.status_code == 302
-    user.refresh_from_db()
-    assert user.timezone == "Australia/Lord_Howe"
+    owner.refresh_from_db()
+    assert owner.timezone == "Australia/Lord_Howe"
     assert (
         "now <strong>Australia/Lord_Howe</strong>"
         in client.get(response["Location"]).content.decode()
     )
 
 
-def test_an_unknown_time_zone_is_refused_with_a_message(user: User) -> None:
+def test_an_unknown_time_zone_is_refused_with_a_message(owner: User) -> None:
     client = Client()
-    client.force_login(user)
+    client.force_login(owner)
     response = client.post(reverse("accounts:settings"), {"timezone": "Mars/Olympus"})
     assert response.status_code == 400
     assert "Select a valid choice. Mars/Olympus is not one of the available choices." in (
         response.content.decode()
     )
-    user.refresh_from_db()
-    assert user.timezone == "UTC"
+    owner.refresh_from_db()
+    assert owner.timezone == "UTC"
 
 
-def test_a_zone_gone_from_the_system_falls_back_to_utc(user: User) -> None:
-    User.objects.filter(pk=user.pk).update(timezone="Nowhere/Gone")
+def test_a_zone_gone_from_the_system_falls_back_to_utc(owner: User) -> None:
+    User.objects.filter(pk=owner.pk).update(timezone="Nowhere/Gone")
     client = Client()
-    client.force_login(user)
+    client.force_login(owner)
     assert client.get(reverse("accounts:settings")).status_code == 200
 
 

@@ -44,8 +44,8 @@ def test_the_ping_task_ignores_a_check_that_no_longer_exists() -> None:
     assert result.successful()
 
 
-def test_worker_checks_are_for_staff_only(client: Client, alice: User) -> None:
-    client.force_login(alice)
+def test_worker_checks_are_for_staff_only(client: Client, owner: User) -> None:
+    client.force_login(owner)
     assert client.get(reverse("analysis:worker_checks")).status_code == 403
     assert client.post(reverse("analysis:ping_worker")).status_code == 403
     assert not WorkerCheck.objects.exists()

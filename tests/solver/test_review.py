@@ -16,7 +16,7 @@ from games.engine.record import parse_record
 from games.engine.rules import PRESETS
 from games.strategy.observation import observe
 from games.strategy.policy import decide
-from tests.records import MARCH
+from tests.conftest import MARCH
 
 # Hearts trump, named by North. By trick 4 every trump but North's A♥ has been played, and
 # North-South have one trick. East leads the Q♠, the best spade left; North, last to play and

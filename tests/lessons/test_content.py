@@ -240,15 +240,6 @@ def test_the_content_loader_does_not_import_django() -> None:
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)
 
 
-def test_the_quiz_does_not_import_the_course_loader() -> None:
-    """The course's loader uses the quiz's answers and explanations, never the reverse."""
-    code = (
-        "import sys, lessons.quiz.skills; "
-        "assert 'lessons.content' not in sys.modules, 'lessons.quiz imports lessons.content'"
-    )
-    subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)
-
-
 def test_the_explanation_says_why_a_wrong_card_is_wrong() -> None:
     legal = {"kind": "legal", "trump": "H", "hand": ["JD", "AS", "QD"], "trick": [["E", "9H"]]}
     text = explain(legal, ["QD"])

@@ -253,6 +253,12 @@ def test_the_wheel_installs_and_runs_the_site_from_elsewhere(tmp_path: Path) -> 
         assert done.returncode == 0, f"euchre-school {' '.join(args)}:\n{done.stderr}"
         return done.stdout + done.stderr
 
+    # With no EUCHRE_DATA_DIR, the working directory's var/.
+    run(
+        "check",
+        environment={name: value for name, value in env.items() if name != "EUCHRE_DATA_DIR"},
+    )
+    assert (elsewhere / "var" / "celery" / "messages").is_dir()
     run("check")
     run("check", "--deploy", environment=production)
     run("migrate", "--noinput")

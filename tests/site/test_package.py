@@ -272,6 +272,8 @@ def test_the_wheel_installs_and_runs_the_site_from_elsewhere(tmp_path: Path) -> 
 
     # The production server, on the installed package, answers pages that need every part.
     port = free_port()
+    server_log = tmp_path / "server.log"
+    log = server_log.open("w")
     server = subprocess.Popen(
         [
             str(venv / "bin" / "uvicorn"),
@@ -284,9 +286,9 @@ def test_the_wheel_installs_and_runs_the_site_from_elsewhere(tmp_path: Path) -> 
         cwd=elsewhere,
         # Plain HTTP on loopback: no redirect to HTTPS.
         env={**production, "SECURE_SSL_REDIRECT": "false"},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
+        # To a file, never a pipe nobody reads (a full pipe would stop the server).
+        stdout=log,
+        stderr=subprocess.STDOUT,
     )
     try:
         base = f"http://127.0.0.1:{port}"
@@ -295,7 +297,7 @@ def test_the_wheel_installs_and_runs_the_site_from_elsewhere(tmp_path: Path) -> 
                 status, home = get(base + "/")
                 break
             except (ConnectionError, urllib.error.URLError):
-                assert server.poll() is None, server.communicate()[1]
+                assert server.poll() is None, server_log.read_text()
                 time.sleep(0.5)
         else:
             pytest.fail("the server never answered")
@@ -309,6 +311,7 @@ def test_the_wheel_installs_and_runs_the_site_from_elsewhere(tmp_path: Path) -> 
     finally:
         server.terminate()
         server.wait(timeout=30)
+        log.close()
 
     # Nothing of the run was written inside site-packages (compiled bytecode aside).
     assert installed_files(site_packages) - before == set()

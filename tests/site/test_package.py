@@ -48,10 +48,10 @@ CHECKOUT_VARIABLES = (
 
 
 def load_settings(monkeypatch: pytest.MonkeyPatch, **env: str) -> dict[str, Any]:
-    """Run settings.py afresh with the embedded defaults and these variables."""
+    """Run settings.py afresh as in development, the embedded defaults and these variables."""
     for name in CHECKOUT_VARIABLES:
         monkeypatch.delenv(name, raising=False)
-    for name, value in env.items():
+    for name, value in {"DEBUG": "true", **env}.items():
         monkeypatch.setenv(name, value)
     return runpy.run_path(str(SETTINGS_FILE))
 
@@ -231,6 +231,7 @@ def test_the_wheel_installs_and_runs_the_site_from_elsewhere(tmp_path: Path) -> 
     data_dir = tmp_path / "data"
     env = {name: value for name, value in os.environ.items() if name not in CHECKOUT_VARIABLES}
     env["EUCHRE_DATA_DIR"] = str(data_dir)
+    env["DEBUG"] = "true"  # development first; then the production environment
     production = {
         **env,
         "DEBUG": "false",

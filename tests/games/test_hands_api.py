@@ -27,8 +27,8 @@ def post(client: Client, body: object) -> object:
 
 
 def test_the_api_needs_a_logged_in_user(client: Client) -> None:
-    assert client.get(URL).status_code == 403
-    assert post(client, {"record": SPEC_RECORD}).status_code == 403
+    assert client.get(URL).status_code == 401
+    assert post(client, {"record": SPEC_RECORD}).status_code == 401
     assert not Hand.objects.exists()
 
 

@@ -15,8 +15,11 @@ from collections.abc import Iterator
 from typing import Any, Literal
 
 from drf_spectacular.openapi import AutoSchema as BaseAutoSchema
-from drf_spectacular.utils import OpenApiResponse
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import exceptions, serializers
+from rest_framework.decorators import api_view, permission_classes
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -126,3 +129,12 @@ class AutoSchema(BaseAutoSchema):
         return any(
             getattr(p, "location", None) == "query" for p in self.get_override_parameters()
         ) or bool(self._get_paginator())
+
+
+@extend_schema(exclude=True)
+@api_view(["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"])
+@permission_classes([AllowAny])
+def not_found(request: Request, path: str) -> Response:
+    """Any address under /api/v1/ that names no endpoint (an id that is not a whole
+    number, a typo): a 404 in the error shape, where Django would answer with a page."""
+    raise exceptions.NotFound(f"The API has no endpoint at /api/v1/{path}.")

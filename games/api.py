@@ -91,6 +91,7 @@ def _filter_parameters() -> list[OpenApiParameter]:
 
 @extend_schema(
     methods=["GET"],
+    operation_id="hands_list",
     summary="My hands",
     description="The hands you own, newest first, 25 a page (`page`, `page_size` up to 100), "
     "with the filters of the My hands page: `q` searches the titles of hands and matches; "
@@ -99,7 +100,7 @@ def _filter_parameters() -> list[OpenApiParameter]:
     "time zone, both included) and `match` (its hands in the order dealt). A filter that "
     "is not valid is a 400 naming it.",
     parameters=_filter_parameters(),
-    responses={200: HandPageSerializer},
+    responses={200: HandPageSerializer, 404: OpenApiResponse(description="No such page.")},
 )
 @extend_schema(
     methods=["POST"],

@@ -245,3 +245,16 @@ def test_create_refuses_a_username_the_site_would_refuse(db: None) -> None:
         run("no spaces!", "--create")
     assert raised.value.returncode == 2
     assert not User.objects.exists()
+
+
+def test_staff_see_tokens_without_their_keys_and_may_revoke_them(
+    admin_client: Client, owner: User
+) -> None:
+    token, key = ApiToken.objects.issue(owner, "laptop")
+    listing = admin_client.get("/admin/accounts/apitoken/").content.decode()
+    assert "laptop" in listing and key not in listing and token.key_hash not in listing
+    assert admin_client.get("/admin/accounts/apitoken/add/").status_code == 403
+    page = admin_client.get(f"/admin/accounts/apitoken/{token.pk}/change/").content.decode()
+    assert token.key_hash not in page
+    admin_client.post(f"/admin/accounts/apitoken/{token.pk}/delete/", {"post": "yes"})
+    assert not ApiToken.objects.exists()

@@ -208,3 +208,12 @@ def test_a_match_id_too_big_for_the_database_is_400(owner: User) -> None:
     client.force_login(owner)
     response = client.get("/api/v1/hands/", {"match": str(2**70)})
     assert response.status_code == 400 and response.json()["errors"][0]["field"] == "match"
+
+
+def test_the_error_paths_doctests_pass() -> None:
+    import doctest
+
+    import euchre_site.api
+
+    results = doctest.testmod(euchre_site.api)
+    assert results.attempted >= 2 and results.failed == 0

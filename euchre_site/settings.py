@@ -322,13 +322,17 @@ WHITENOISE_AUTOREFRESH = DEBUG
 # JSON API -----------------------------------------------------------------
 
 REST_FRAMEWORK = {
+    # The token class first: DRF answers an anonymous caller 401 (not 403) only when the
+    # first class names a scheme for WWW-Authenticate.
     "DEFAULT_AUTHENTICATION_CLASSES": [
+        "accounts.api_auth.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": [
         "rest_framework.permissions.IsAuthenticated",
     ],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "euchre_site.api.AutoSchema",
+    "EXCEPTION_HANDLER": "euchre_site.api.exception_handler",
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Euchre School API",

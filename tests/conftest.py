@@ -15,10 +15,12 @@ record)`` puts a record in a user's library as an upload does.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from django.core.cache import cache
 from pytest_django.fixtures import Settings
 
 from accounts.models import User
@@ -36,6 +38,24 @@ PASSWORD = "a-long-enough-passphrase-7"
 def fast_password_hashing(settings: Settings) -> None:
     # The real hasher is slow on purpose; the tests check flows, not hashing.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def no_rate_limits(settings: Settings) -> None:
+    # Many tests ask for questions or upload hands faster than a person would; the
+    # limits are tested with the `rate_limits` fixture. The logins' limit (django-axes)
+    # stays on: no test fails ten logins but those of the lockout.
+    settings.RATE_LIMITS = False
+
+
+@pytest.fixture
+def rate_limits(settings: Settings) -> Iterator[None]:
+    """Every limit on, counted from nothing (the cache is emptied before and after)."""
+    settings.RATE_LIMITS = True
+    settings.AXES_ENABLED = True
+    cache.clear()
+    yield
+    cache.clear()
 
 
 # -- people --------------------------------------------------------------------------------

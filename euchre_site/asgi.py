@@ -15,6 +15,9 @@ from typing import Any
 
 from django.conf import settings
 from django.core.asgi import get_asgi_application
+from django.templatetags.static import static
+
+from games.uploads import MAX_UPLOAD_BYTES
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "euchre_site.settings")
 
@@ -72,14 +75,16 @@ class BodySizeLimit:
         megabytes = f"{self.max_bytes / 1_000_000:g} MB"
         message = (
             f"This request is too big: the site takes at most {megabytes} "
-            f"({self.max_bytes:,} bytes) in one request, and an upload at most 1 MB. "
+            f"({self.max_bytes:,} bytes) in one request, and an upload at most "
+            f"{MAX_UPLOAD_BYTES / 1_000_000:g} MB. "
             "Split a bigger collection of hands into several uploads."
         )
         if scope.get("path", "").startswith("/api/"):
             body = json.dumps({"detail": message, "errors": []}).encode()
             content_type = b"application/json"
         else:
-            body = _PAGE.format(message=escape(message)).encode()
+            page = _PAGE.format(message=escape(message), stylesheet=static("css/site.css"))
+            body = page.encode()
             content_type = b"text/html; charset=utf-8"
         await send(
             {
@@ -109,11 +114,14 @@ def _content_length(scope: Scope) -> int | None:
 _PAGE = """<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><title>Too big · Euchre School</title>
-<meta name="viewport" content="width=device-width, initial-scale=1"></head>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="stylesheet" href="{stylesheet}"></head>
 <body>
+<main class="wrap" id="main">
 <h1>This request is too big</h1>
-<p role="alert">{message}</p>
+<div class="error-summary" role="alert"><p>{message}</p></div>
 <p><a href="/hands/upload/">Back to the upload page</a> · <a href="/">Home</a></p>
+</main>
 </body>
 </html>
 """

@@ -297,6 +297,8 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 # A try during the lockout does not start the 15 minutes again, so Retry-After holds.
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_RESET_ON_SUCCESS = True
+# Only failures are kept: a row for every successful login would grow for ever.
+AXES_DISABLE_ACCESS_LOG = True
 AXES_LOCKOUT_CALLABLE = "accounts.views.locked_out"
 # The client's address as every limit sees it (behind a proxy, uvicorn's
 # --proxy-headers puts the forwarded address there).

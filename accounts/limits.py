@@ -5,7 +5,7 @@ numbers are the ``RATE_LIMIT_RATES`` setting, ``"N/period"``, and :func:`limit` 
 use against them in Django's cache (Redis in production, local memory on the embedded
 default). Over the limit it raises :class:`RateLimited`, a 429 that names the limit and
 says when to come back: DRF answers it in the API with ``Retry-After``;
-:class:`RateLimitMiddleware` answers it for the pages. ``RATE_LIMITS=off`` turns them all
+:class:`LimitsMiddleware` answers it for the pages. ``RATE_LIMITS=off`` turns them all
 off. It lives in ``accounts``, the lowest app, so that every app's views may use it.
 
 Counts are kept in fixed windows (the hour, the minute): cheap, one cache increment a
@@ -15,16 +15,19 @@ request, and at worst twice the rate across the edge of two windows.
 from __future__ import annotations
 
 import hashlib
+import json
 import math
 import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from html import escape
 
 from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.templatetags.static import static
 from rest_framework.exceptions import APIException, Throttled
 
 from analysis.solver.review import ReviewParams
@@ -32,12 +35,13 @@ from analysis.solver.review import ReviewParams
 __all__ = [
     "Rate",
     "RateLimited",
-    "RateLimitMiddleware",
+    "LimitsMiddleware",
     "client_address",
     "duration",
     "limit",
     "limit_person",
     "samples_limit",
+    "too_big",
     "rate",
 ]
 
@@ -151,15 +155,54 @@ def duration(seconds: int) -> str:
     return f"{hours} hours"
 
 
-class RateLimitMiddleware:
+def too_big(path: str, max_bytes: int) -> tuple[str, bytes]:
+    """The 413 for a request body over ``max_bytes``: its content type and body, JSON
+    under ``/api/``, else a page. Plain bytes, for the ASGI middleware too."""
+    message = (
+        f"This request is too big: the site takes at most {max_bytes / 1_000_000:g} MB "
+        f"({max_bytes:,} bytes) in one request. "
+        "Split a bigger collection of hands into several uploads."
+    )
+    if path.startswith("/api/"):
+        return "application/json", json.dumps({"detail": message, "errors": []}).encode()
+    page = _TOO_BIG_PAGE.format(message=escape(message), stylesheet=static("css/site.css"))
+    return "text/html; charset=utf-8", page.encode()
+
+
+_TOO_BIG_PAGE = """<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>Too big · Euchre School</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="stylesheet" href="{stylesheet}"></head>
+<body>
+<main class="wrap" id="main">
+<h1>This request is too big</h1>
+<div class="error-summary" role="alert"><p>{message}</p></div>
+<p><a href="/hands/upload/">Back to the upload page</a> · <a href="/">Home</a></p>
+</main>
+</body>
+</html>
+"""
+
+
+class LimitsMiddleware:
     """Answers a :class:`RateLimited` raised by a page's view: the 429 page (or, for an
-    htmx request, just its message) with ``Retry-After``. The API's views have DRF answer
-    it instead, in the API's error shape."""
+    htmx request, just its message) with ``Retry-After``; the API's views have DRF answer
+    it instead, in the API's error shape. And, before any of the body is read, 413 for a
+    ``Content-Length`` over ``REQUEST_MAX_BYTES``, under runserver and WSGI (under uvicorn
+    the ASGI middleware of euchre_site/asgi.py has refused it already)."""
 
     def __init__(self, get_response):  # type: ignore[no-untyped-def]
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = 0
+        if length > settings.REQUEST_MAX_BYTES:
+            content_type, body = too_big(request.path, settings.REQUEST_MAX_BYTES)
+            return HttpResponse(body, content_type=content_type, status=413)
         return self.get_response(request)
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:

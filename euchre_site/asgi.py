@@ -7,19 +7,18 @@ so, and as soon as a streamed (chunked) body passes the limit.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Awaitable, Callable, Mapping
-from html import escape
 from typing import Any
 
 from django.conf import settings
 from django.core.asgi import get_asgi_application
-from django.templatetags.static import static
-
-from games.uploads import MAX_UPLOAD_BYTES
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "euchre_site.settings")
+django_application = get_asgi_application()
+
+# The apps' modules load once Django is set up.
+from accounts.limits import too_big  # noqa: E402
 
 Scope = dict[str, Any]
 Message = Mapping[str, Any]
@@ -33,7 +32,8 @@ class _BodyTooLarge(Exception):
 
 
 class BodySizeLimit:
-    """ASGI middleware: 413, with a message, for a request body over ``max_bytes``."""
+    """ASGI middleware: 413, with a message, for a request body over ``max_bytes``
+    (``accounts.limits.LimitsMiddleware`` checks the same under runserver and WSGI)."""
 
     def __init__(self, app: ASGIApp, max_bytes: int) -> None:
         self.app = app
@@ -72,26 +72,13 @@ class BodySizeLimit:
             await self._refuse(scope, send)
 
     async def _refuse(self, scope: Scope, send: Send) -> None:
-        megabytes = f"{self.max_bytes / 1_000_000:g} MB"
-        message = (
-            f"This request is too big: the site takes at most {megabytes} "
-            f"({self.max_bytes:,} bytes) in one request, and an upload at most "
-            f"{MAX_UPLOAD_BYTES / 1_000_000:g} MB. "
-            "Split a bigger collection of hands into several uploads."
-        )
-        if scope.get("path", "").startswith("/api/"):
-            body = json.dumps({"detail": message, "errors": []}).encode()
-            content_type = b"application/json"
-        else:
-            page = _PAGE.format(message=escape(message), stylesheet=static("css/site.css"))
-            body = page.encode()
-            content_type = b"text/html; charset=utf-8"
+        content_type, body = too_big(scope.get("path", ""), self.max_bytes)
         await send(
             {
                 "type": "http.response.start",
                 "status": 413,
                 "headers": [
-                    (b"content-type", content_type),
+                    (b"content-type", content_type.encode()),
                     (b"content-length", str(len(body)).encode()),
                     # The rest of the body is not read, so the connection cannot be reused.
                     (b"connection", b"close"),
@@ -111,20 +98,4 @@ def _content_length(scope: Scope) -> int | None:
     return None
 
 
-_PAGE = """<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><title>Too big · Euchre School</title>
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<link rel="stylesheet" href="{stylesheet}"></head>
-<body>
-<main class="wrap" id="main">
-<h1>This request is too big</h1>
-<div class="error-summary" role="alert"><p>{message}</p></div>
-<p><a href="/hands/upload/">Back to the upload page</a> · <a href="/">Home</a></p>
-</main>
-</body>
-</html>
-"""
-
-
-application = BodySizeLimit(get_asgi_application(), settings.REQUEST_MAX_BYTES)
+application = BodySizeLimit(django_application, settings.REQUEST_MAX_BYTES)

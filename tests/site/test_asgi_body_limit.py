@@ -96,7 +96,7 @@ def test_a_content_length_over_the_limit_is_refused_before_any_of_the_body_is_re
     sent = call(BodySizeLimit(echo, LIMIT), scope(length=300_000_000), stream)
     status, body = status_and_body(sent)
     assert status == 413 and stream.read == 0
-    assert b"This request is too big: the site takes at most 0.001 MB (1,000 bytes)" in body
+    assert b"This request is too big: the site takes at most 0.001 MB (1,000 bytes) in one" in body
     assert (b"content-type", b"text/html; charset=utf-8") in sent[0]["headers"]
 
 
@@ -204,3 +204,20 @@ def test_uvicorn_stops_a_chunked_body_past_the_limit(server: int) -> None:
     assert answer.startswith(b"HTTP/1.1 413 ")
     assert b"This request is too big" in answer
     assert sent < 10_000_000  # answered long before the 50 MB were sent
+
+
+# -- under runserver and WSGI ---------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_without_the_asgi_middleware_django_refuses_a_big_content_length_too(
+    client: Any, owner: Any
+) -> None:
+    client.force_login(owner)
+    body = json.dumps({"text": " " * 2_600_000})
+    api = client.post("/api/v1/hands/", body, content_type="application/json")
+    assert api.status_code == 413
+    assert api.json()["detail"].startswith("This request is too big")
+    page = client.post("/hands/upload/", {"text": " " * 2_600_000, "seat": "S"})
+    assert page.status_code == 413
+    assert "This request is too big" in page.content.decode()

@@ -1,7 +1,11 @@
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.cache import never_cache
@@ -9,6 +13,8 @@ from django.views.decorators.http import require_POST
 
 from .forms import ApiTokenForm, SettingsForm, SignUpForm
 from .http import SignedInRequest
+from .limits import client_address, limit
+from .lockout import lockout_message
 from .models import ApiToken
 
 
@@ -18,13 +24,50 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         form = SignUpForm(request.POST)
         if form.is_valid():
+            limit("signup", client_address(request), what="new accounts from your address")
             user = form.save()
-            login(request, user)
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             messages.success(request, f"Welcome, {user.username}! Your account is ready.")
             return redirect("home")
     else:
         form = SignUpForm()
     return render(request, "accounts/signup.html", {"form": form})
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's reset page, with limits on the e-mails: per address asking, and per
+    e-mail address (whether or not an account has it, so the limit tells nothing)."""
+
+    def form_valid(self, form: PasswordResetForm) -> HttpResponse:
+        limit(
+            "password_reset_address",
+            client_address(self.request),
+            what="password reset e-mails asked for from your address",
+        )
+        limit(
+            "password_reset_email",
+            form.cleaned_data["email"].strip().lower(),
+            what="password reset e-mails asked for this e-mail address",
+        )
+        return super().form_valid(form)
+
+
+def locked_out(
+    request: HttpRequest, response: HttpResponse | None = None, credentials: Any = None
+) -> HttpResponse:
+    """django-axes' lockout answer (``AXES_LOCKOUT_CALLABLE``): 429 with the message and
+    ``Retry-After``; the login page again for a browser, JSON for the API."""
+    username = str((credentials or {}).get("username") or request.POST.get("username", ""))
+    message, seconds = lockout_message(username, client_address(request))
+    answer: HttpResponse
+    if request.path.startswith("/api/"):
+        answer = JsonResponse({"detail": message, "errors": []}, status=429)
+    else:
+        form = AuthenticationForm(request, initial={"username": username})
+        context = {"form": form, "locked_out": message, "next": request.POST.get("next", "")}
+        answer = render(request, "accounts/login.html", context, status=429)
+    answer["Retry-After"] = str(seconds)
+    return answer
 
 
 def _settings_context(request: SignedInRequest, **extra: object) -> dict[str, object]:

@@ -212,9 +212,13 @@ class AnalysisJobQuerySet(models.QuerySet["AnalysisJob"]):
         *,
         queue: str = "interactive",
         refresh: bool = False,
+        before_queue: Callable[[], object] | None = None,
     ) -> tuple[AnalysisJob, bool]:
         """The analysis of the canonical `record` (whose hash is `record_hash`) with
         `params`: its job, and whether it was queued anew.
+
+        `before_queue` is called before a job is made or queued again, never when one is
+        reused: a limit on the work queued counts there, and stops it by raising.
 
         The record's latest job with these parameters is reused unless it failed, or
         unless `refresh` asks for the current solver and the job used an older one. A
@@ -233,6 +237,8 @@ class AnalysisJobQuerySet(models.QuerySet["AnalysisJob"]):
             if queue == AnalysisJob.Queue.INTERACTIVE:
                 latest.hurry()
             return latest, False
+        if before_queue is not None:
+            before_queue()
         fields = {
             "record": record,
             "params": params.to_json(),

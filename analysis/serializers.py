@@ -1,5 +1,6 @@
 from typing import Any
 
+from django.conf import settings
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -52,7 +53,9 @@ class AnalysisJobSerializer(serializers.ModelSerializer):
 
 class AnalysisRequestSerializer(serializers.Serializer):
     params = serializers.DictField(
-        required=False, help_text="Review parameters: samples (1 to 2000) and seed."
+        required=False,
+        help_text="Review parameters: samples (1 to ANALYSIS_MAX_SAMPLES, 500 by default) "
+        "and seed.",
     )
     solver_version = serializers.CharField(
         required=False,
@@ -64,9 +67,14 @@ class AnalysisRequestSerializer(serializers.Serializer):
         if unknown:
             raise serializers.ValidationError(f"unknown parameter {unknown[0]!r}")
         try:
-            return ReviewParams.from_json(value)
+            params = ReviewParams.from_json(value)
         except ValueError as error:
             raise serializers.ValidationError(str(error)) from None
+        if params.samples > settings.ANALYSIS_MAX_SAMPLES:
+            raise serializers.ValidationError(
+                f"samples: at most {settings.ANALYSIS_MAX_SAMPLES} a request on this site"
+            )
+        return params
 
     def validate_solver_version(self, value: str) -> str:
         if value != SOLVER_VERSION:

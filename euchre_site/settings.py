@@ -14,11 +14,13 @@ SECURE_SSL_REDIRECT, SECURE_HSTS_SECONDS, SECURE_HSTS_INCLUDE_SUBDOMAINS,
 SECURE_HSTS_PRELOAD, SESSION_COOKIE_SECURE, CSRF_COOKIE_SECURE,
 SECURE_PROXY_SSL_HEADER, DATABASE_URL, CELERY_BROKER_URL, EMAIL_BACKEND (and
 EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS for
-SMTP), DEFAULT_FROM_EMAIL, ANALYSIS_LEASE_SECONDS.
+SMTP), DEFAULT_FROM_EMAIL, ANALYSIS_LEASE_SECONDS,
+RATE_LIMITS.
 """
 
 import os
 import sysconfig
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -198,6 +200,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_htmx",
+    "axes",
     "accounts",
     "games",
     "lessons",
@@ -211,6 +214,8 @@ MIDDLEWARE = [
     # Static files leave here, before the pages' headers below.
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
+    # Before anything reads the body: 413 past REQUEST_MAX_BYTES, and the 429 pages.
+    "accounts.limits.LimitsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -220,6 +225,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "accounts.middleware.TimezoneMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "euchre_site.urls"
@@ -270,6 +277,12 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+# django-axes' backend goes first: it refuses a locked-out login before the password is
+# checked, so the right password does not get in during a lockout.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
 ]
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "home"
@@ -414,3 +427,48 @@ ANALYSIS_QUEUE_WAIT_SECONDS = {"interactive": 120, "bulk": 1800}
 ANALYSIS_MAX_ATTEMPTS = 3
 # A review running longer than this is stopped and its job failed.
 ANALYSIS_TIME_LIMIT_SECONDS = 600
+
+# Limits on abuse --------------------------------------------------------------
+
+# RATE_LIMITS=off turns every limit below off (logins included), for load tests and
+# outside checks; the request size limit stays, since it protects the server's memory.
+RATE_LIMITS = _env_bool("RATE_LIMITS", True)
+
+# Logins (django-axes): 10 failures for one account from one address lock that pair
+# out for 15 minutes, so a stranger elsewhere cannot lock the owner out. Failures are
+# counted in the database (the admin lists them; `manage.py axes_reset` lifts a lockout).
+AXES_ENABLED = RATE_LIMITS
+AXES_FAILURE_LIMIT = 10
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+# A try during the lockout does not start the 15 minutes again, so Retry-After holds.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_RESET_ON_SUCCESS = True
+# Only failures are kept: a row for every successful login would grow for ever.
+AXES_DISABLE_ACCESS_LOG = True
+AXES_LOCKOUT_CALLABLE = "accounts.views.locked_out"
+# The client's address as every limit sees it (behind a proxy, uvicorn's
+# --proxy-headers puts the forwarded address there).
+AXES_CLIENT_IP_CALLABLE = "accounts.limits.client_address"
+
+# The other limits, counted in the cache: "N/period", the period in s, m, h or d
+# (optionally with a number: "10/15m"). See README, "Limits on abuse".
+RATE_LIMIT_RATES = {
+    "signup": "20/h",  # accounts made, per address
+    "password_reset_address": "10/h",  # reset e-mails asked for, per address
+    "password_reset_email": "3/h",  # reset e-mails asked for, per e-mail address
+    "upload": "60/h",  # uploads (page and API), per user
+    "analysis": "30/h",  # analyses asked for (page and API), per user
+    "analysis_samples": "10000/h",  # samples of the analyses queued, per user
+    "quiz_anonymous": "30/m",  # quiz and practice questions, per address
+    "quiz_user": "60/m",  # quiz and practice questions, per signed-in user
+}
+ANALYSIS_MAX_SAMPLES = 500
+"""The most samples one analysis request may ask for (the review's default is 100)."""
+
+# The size of a request's body, enforced before it is read: by the ASGI middleware in
+# euchre_site/asgi.py under uvicorn, by Django's own checks under runserver and WSGI.
+# Twice the 1 MB upload limit and some, for the escaping of text sent in JSON.
+REQUEST_MAX_BYTES = 2_500_000
+DATA_UPLOAD_MAX_MEMORY_SIZE = REQUEST_MAX_BYTES
+FILE_UPLOAD_MAX_MEMORY_SIZE = REQUEST_MAX_BYTES

@@ -21,8 +21,10 @@ from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from accounts.limits import limit, samples_limit
 from analysis.models import AnalysisJob
 from analysis.serializers import AnalysisRequestSerializer
+from analysis.solver.review import ReviewParams
 
 from .forms import HandFilterForm
 from .library import filter_hands
@@ -148,6 +150,7 @@ def hands(request: Request) -> Response:
 
 
 def _upload(request: Request) -> Response:
+    limit("upload", request.user.pk, what="uploads")
     serializer = HandUploadSerializer(data=request.data)
     serializer.is_valid(raise_exception=True)
     data = serializer.validated_data
@@ -240,11 +243,14 @@ def hand_analysis(request: Request, hand_id: int) -> Response:
 
 
 def _request_analysis(request: Request, hand: Hand) -> Response:
+    limit("analysis", request.user.pk, what="analysis requests")
     serializer = AnalysisRequestSerializer(data=request.data)
     serializer.is_valid(raise_exception=True)
+    params = serializer.validated_data.get("params") or ReviewParams()
     job, _ = hand.request_analysis(
-        serializer.validated_data.get("params"),
+        params,
         queue=AnalysisJob.Queue.INTERACTIVE,
         refresh="solver_version" in serializer.validated_data,
+        before_queue=samples_limit(request.user.pk, params),
     )
     return _job_response(hand, job)

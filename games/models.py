@@ -3,6 +3,7 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -348,10 +349,16 @@ class Hand(models.Model):
         *,
         queue: str = AnalysisJob.Queue.INTERACTIVE,
         refresh: bool = False,
+        before_queue: Callable[[], object] | None = None,
     ) -> tuple[AnalysisJob, bool]:
         """Ask for the analysis of the hand's record (``AnalysisJob.objects.request``)."""
         return AnalysisJob.objects.request(
-            self.record, self.record_hash, params, queue=queue, refresh=refresh
+            self.record,
+            self.record_hash,
+            params,
+            queue=queue,
+            refresh=refresh,
+            before_queue=before_queue,
         )
 
     def latest_result(self) -> AnalysisResult | None:

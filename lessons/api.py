@@ -22,6 +22,8 @@ from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from accounts.limits import limit_person
+
 from .content import answer_for, explain
 from .models import AlreadyAnswered, Lesson, QuizQuestion, ReviewItem
 from .progress import course_progress, record_solved, skill_mastery, solved_steps
@@ -189,6 +191,7 @@ def quiz_skills(request: Request) -> Response:
 @api_view(["GET"])
 @permission_classes([AllowAny])
 def quiz_next(request: Request) -> Response:
+    limit_person(request, "quiz", what="quiz questions")
     query = NextQuerySerializer(data=request.query_params)
     query.is_valid(raise_exception=True)
     data: dict[str, Any] = query.validated_data

@@ -16,6 +16,7 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
 from accounts.http import HtmxRequest
+from accounts.limits import limit_person
 from games.engine.cards import parse_suit
 from games.engine.record import parse_record
 from games.engine.rules import PRESETS
@@ -237,6 +238,7 @@ def practice_question(request: HttpRequest, skill: str) -> HttpResponse:
             status=400,
         )
     level = int(level_text)
+    limit_person(request, "quiz", what="practice questions")
     question = QuizQuestion.objects.create_generated(skill, secrets.randbelow(MAX_SEED + 1), level)
     context = {"skill": SKILLS[skill], "level": level, "question": _question_view(question)}
     return render(request, "lessons/practice_question.html", context)
@@ -305,6 +307,7 @@ def practice_review(request: HttpRequest) -> HttpResponse:
     if item is None:
         messages.info(request, "No question is due for review: well done.")
         return redirect("lessons:progress")
+    limit_person(request, "quiz", what="practice questions")
     question = QuizQuestion.objects.create_generated(item.skill, item.seed, item.level)
     context = {
         "skill": SKILLS[item.skill],

@@ -7,18 +7,23 @@ The personas, each a fixture:
 - ``teacher`` (tess): teaches ``classroom``.
 - ``stranger`` (charlie): signed up, but in no class with anyone here.
 
-Every persona signs in with ``PASSWORD``. The records: ``SPEC_RECORD`` and ``MARCH`` are
-written out; ``played_record(seed, preset)`` deals and plays one; ``upload_hand(user,
-record)`` puts a record in a user's library as an upload does.
+Every persona signs in with ``PASSWORD`` (``logs_in(username, password)`` tries the login
+form). The records: ``SPEC_RECORD`` and ``MARCH`` are written out; ``played_record(seed,
+preset)`` deals and plays one; ``upload_hand(user, record)`` puts a record in a user's
+library as an upload does.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from django.core.cache import cache
+from django.test import Client
+from django.urls import reverse
 from pytest_django.fixtures import Settings
 
 from accounts.models import User
@@ -38,6 +43,24 @@ def fast_password_hashing(settings: Settings) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def no_rate_limits(settings: Settings) -> None:
+    # Many tests ask for questions or upload hands faster than a person would; the
+    # limits are tested with the `rate_limits` fixture. The logins' limit (django-axes)
+    # stays on: no test fails ten logins but those of the lockout.
+    settings.RATE_LIMITS = False
+
+
+@pytest.fixture
+def rate_limits(settings: Settings) -> Iterator[None]:
+    """Every limit on, counted from nothing (the cache is emptied before and after)."""
+    settings.RATE_LIMITS = True
+    settings.AXES_ENABLED = True
+    cache.clear()
+    yield
+    cache.clear()
+
+
 # -- people --------------------------------------------------------------------------------
 
 
@@ -47,6 +70,13 @@ def make_user(name: str, *, teacher: bool = False) -> User:
     if teacher:
         user.become_teacher()
     return user
+
+
+def logs_in(username: str, password: str) -> bool:
+    """Whether the login form lets ``username`` in with ``password``, as it would a person
+    (``Client.login`` cannot: django-axes needs the request)."""
+    form = {"username": username, "password": password}
+    return Client().post(reverse("accounts:login"), form).status_code == 302
 
 
 @pytest.fixture

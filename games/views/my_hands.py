@@ -11,6 +11,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from accounts.http import SignedInRequest
+from accounts.limits import limit, samples_limit
 from analysis.models import AnalysisJob
 from analysis.solver.review import ReviewParams
 from games.access import hand_for_viewer
@@ -65,12 +66,14 @@ def hand_retry_analysis(request: SignedInRequest, pk: int) -> HttpResponse:
     """Ask again for the review of a hand whose review failed."""
     hand = get_own_hand(request, pk)
     job = latest_jobs([hand.pk]).get(hand.pk)
-    if job is not None and job.status == AnalysisJob.Status.FAILED:
+    if job is None or job.status == AnalysisJob.Status.FAILED:
+        params = ReviewParams() if job is None else ReviewParams.from_json(job.params)
+        limit("analysis", request.user.pk, what="analysis requests")
         hand.request_analysis(
-            ReviewParams.from_json(job.params), queue=AnalysisJob.Queue.INTERACTIVE
+            params,
+            queue=AnalysisJob.Queue.INTERACTIVE,
+            before_queue=samples_limit(request.user.pk, params),
         )
-    elif job is None:
-        hand.request_analysis(queue=AnalysisJob.Queue.INTERACTIVE)
     if request.htmx:
         return hand_status(request, pk)
     messages.success(request, f"{hand}: its review is queued again.")

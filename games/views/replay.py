@@ -18,6 +18,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.http import HtmxRequest
+from accounts.limits import limit, samples_limit
 from analysis.models import AnalysisJob
 from analysis.solver.judgement import ACCURACY_K
 from analysis.solver.review import ReviewParams
@@ -173,7 +174,12 @@ def hand_reanalyse(request: HttpRequest, pk: int) -> HttpResponse:
             params = ReviewParams.from_json(latest.params)
         except ValueError:
             params = ReviewParams()
-    job, created = hand.request_analysis(params, queue=AnalysisJob.Queue.INTERACTIVE)
+    limit("analysis", request.user.pk, what="analysis requests")
+    job, created = hand.request_analysis(
+        params,
+        queue=AnalysisJob.Queue.INTERACTIVE,
+        before_queue=samples_limit(request.user.pk, params),
+    )
     if created:
         messages.success(request, "The review was asked for again; it is on its way.")
     elif job.status == AnalysisJob.Status.DONE:

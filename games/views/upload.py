@@ -12,6 +12,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 
+from accounts import limits
 from accounts.http import SignedInRequest
 from games.forms import UploadForm
 from games.links import hand_page_url
@@ -56,6 +57,7 @@ def _upload(request: SignedInRequest, limit: UploadLimitHandler) -> HttpResponse
     if _content_length(request) > MAX_UPLOAD_BYTES + UPLOAD_FORM_OVERHEAD:
         # Refused before the body is parsed.
         return _too_big_response(request)
+    limits.limit("upload", request.user.pk, what="uploads")
     form = UploadForm(request.POST, request.FILES)
     if limit.exceeded:
         return _too_big_response(request)

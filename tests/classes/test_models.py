@@ -6,7 +6,6 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from django.test import Client
 from django.utils import timezone
 
 from accounts.models import User
@@ -27,7 +26,7 @@ from games.engine.rules import PRESETS, Rules, format_rules
 from games.models import GamePlay
 from lessons.models import Lesson, LessonProgress, QuizQuestion
 from lessons.progress import lesson_exercises
-from tests.conftest import SPEC_RECORD, make_user
+from tests.conftest import SPEC_RECORD, logs_in, make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -72,11 +71,11 @@ def test_changing_the_code_retires_the_old_one(classroom: Classroom) -> None:
 def test_a_child_account_has_no_email_and_its_password_logs_in(classroom: Classroom) -> None:
     [(child, password)] = classroom.create_student_accounts(["samk"])
     assert child.email == "" and classroom.has_student(child)
-    assert Client().login(username="samk", password=password)
+    assert logs_in("samk", password)
     new_password = child.student_account.reset_password()
     assert new_password != password
-    assert not Client().login(username="samk", password=password)
-    assert Client().login(username="samk", password=new_password)
+    assert not logs_in("samk", password)
+    assert logs_in("samk", new_password)
 
 
 def test_items_keep_their_order_and_move_one_place(practice_set: PracticeSet) -> None:

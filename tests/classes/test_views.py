@@ -26,7 +26,7 @@ from classes.models import (
 from classes.services import turn_in
 from classes.views import SHOWN_SALT
 from lessons.models import QuizQuestion
-from tests.conftest import make_user, upload_hand
+from tests.conftest import logs_in, make_user, upload_hand
 
 pytestmark = pytest.mark.django_db
 
@@ -116,7 +116,7 @@ def test_a_teacher_makes_childrens_accounts_and_prints_their_cards(
     page = response.content.decode()
     passwords = re.findall(r'class="card-password">([A-Z0-9-]+)<', page)
     assert len(passwords) == 2
-    assert Client().login(username="lily_b", password=passwords[1])
+    assert logs_in("lily_b", passwords[1])
     assert StudentAccount.objects.filter(created_by=teacher).count() == 2
     assert {"samk", "lily_b"} <= set(classroom.students.values_list("username", flat=True))
 
@@ -137,7 +137,7 @@ def test_a_lost_card_gets_a_new_password(classroom: Classroom, teacher: User) ->
     url = reverse("classes:student_password", args=[classroom.pk, child.pk])
     page = signed_in(teacher).post(url).content.decode()
     [new] = re.findall(r'class="card-password">([A-Z0-9-]+)<', page)
-    assert new != old and Client().login(username="samk", password=new)
+    assert new != old and logs_in("samk", new)
 
 
 def test_a_teacher_cannot_reset_a_password_of_an_account_they_did_not_make(

@@ -46,3 +46,22 @@ def test_a_bad_sign_up_shows_the_error_beside_the_field(
     expect(password).to_have_attribute("aria-invalid", "true")
     expect(page.get_by_text("This password is too common.")).to_be_visible()
     page.screenshot(path=artifacts / "sign-up-error.png", full_page=True)
+
+
+@pytest.mark.usefixtures("rate_limits")
+def test_ten_wrong_passwords_pause_logins_and_the_page_says_so(
+    live_server: LiveServer, page: Page, artifacts: Path, owner: User
+) -> None:
+    page.goto(live_server.url + "/accounts/login/")
+    for _ in range(10):
+        page.get_by_label("Username").fill("alice")
+        page.get_by_label("Password").fill("not-the-password")
+        page.get_by_role("button", name="Log in").click()
+    page.get_by_label("Username").fill("alice")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+
+    expect(page.get_by_role("alert")).to_contain_text("Logins paused.")
+    expect(page.get_by_role("alert")).to_contain_text("after 10 wrong passwords")
+    expect(page.get_by_role("navigation", name="Account")).not_to_contain_text("Signed in")
+    page.screenshot(path=artifacts / "login-locked-out.png", full_page=True)

@@ -17,7 +17,7 @@ from games.engine.cards import Seat
 from games.engine.record import parse_record
 from games.engine.rules import PRESETS
 from games.models import GamePlay, Hand
-from tests.conftest import PASSWORD, SPEC_RECORD, Sent
+from tests.conftest import SPEC_RECORD, Sent
 
 from .conftest import play_to_end_of_hand
 from .replay_hands import record, review
@@ -56,7 +56,7 @@ def reviewed(hand: Hand) -> Hand:
 
 
 def login(client: Client, user: User) -> Client:
-    assert client.login(username=user.username, password=PASSWORD)
+    client.force_login(user)
     return client
 
 

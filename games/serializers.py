@@ -11,7 +11,7 @@ from rest_framework import serializers
 from analysis.models import AnalysisJob
 from analysis.serializers import AnalysisJobSerializer
 
-from .forms import SEAT_CHOICES
+from .forms import SEAT_CHOICES, ControlCharacterValidator
 from .links import hand_page_url
 from .models import Hand
 from .uploads import FORMATS, MAX_UPLOAD_BYTES
@@ -82,7 +82,13 @@ class HandUploadSerializer(serializers.Serializer):
         default="S",
         help_text="The uploader's seat in these hands.",
     )
-    title = serializers.CharField(required=False, allow_blank=True, max_length=200, default="")
+    title = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=200,
+        default="",
+        validators=[ControlCharacterValidator()],
+    )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         given = [name for name in ("record", "records", "text") if name in attrs]

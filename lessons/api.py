@@ -23,6 +23,8 @@ from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from games.engine.errors import shown
+
 from .content import answer_for, explain
 from .models import UNANSWERED_LIFETIME, AlreadyAnswered, Lesson, QuizQuestion, ReviewItem
 from .progress import course_progress, record_solved, skill_mastery, solved_steps
@@ -114,7 +116,7 @@ def lesson_answer(request: Request, slug: str, number: int) -> Response:
         raise ValidationError({"answer": "this exercise has one answer"})
     unknown = [g for g in given if g not in step["choices"]]
     if unknown:
-        raise ValidationError({"answer": f"{unknown[0]!r} is not one of the choices"})
+        raise ValidationError({"answer": f"{shown(unknown[0])} is not one of the choices"})
     right = answer_for(step["exercise"])
     correct = set(given) == right
     if correct:
@@ -214,7 +216,7 @@ def quiz_answer(request: Request, question_id: str) -> Response:
     question = QuizQuestion.objects.filter(public_id=question_id).first()
     if question is None:
         raise NotFound(
-            f"No question has the id {question_id[:40]!r}: a question left unanswered for "
+            f"No question has the id {shown(question_id)}: a question left unanswered for "
             f"{UNANSWERED_LIFETIME.total_seconds() / 3600:.0f} hours is forgotten. Ask GET "
             "/api/v1/quiz/next for another."
         )

@@ -46,3 +46,14 @@ class SettingsForm(forms.ModelForm):
         field = self.fields["timezone"]
         assert isinstance(field, forms.ChoiceField)
         field.choices = [(name, name.replace("_", " ")) for name in timezone_names()]
+
+
+class ApiTokenForm(forms.Form):
+    """A new API token: only its name; the key is made by the site."""
+
+    name = forms.CharField(
+        label="Token name",
+        max_length=100,
+        help_text="What the token is for, e.g. “my scoring script”.",
+        error_messages={"required": "Give the token a name, to tell it apart later."},
+    )

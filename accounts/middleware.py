@@ -15,17 +15,24 @@ class TimezoneMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        user = getattr(request, "user", None)
-        name = getattr(user, "timezone", "") if user is not None and user.is_authenticated else ""
-        try:
-            zone = zoneinfo.ZoneInfo(name) if name else None
-        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-            zone = None
-        if zone is None:
-            timezone.deactivate()
-        else:
-            timezone.activate(zone)
+        activate_zone_of(getattr(request, "user", None))
         try:
             return self.get_response(request)
         finally:
             timezone.deactivate()
+
+
+def activate_zone_of(user: object) -> None:
+    """Make ``user``'s time zone the current one (the default for the anonymous, or an
+    unknown zone). The API's token authentication calls it too, since a token's user is
+    known only after the middleware has run."""
+    authenticated = user is not None and getattr(user, "is_authenticated", False)
+    name = getattr(user, "timezone", "") if authenticated else ""
+    try:
+        zone = zoneinfo.ZoneInfo(name) if name else None
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        zone = None
+    if zone is None:
+        timezone.deactivate()
+    else:
+        timezone.activate(zone)

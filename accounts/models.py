@@ -1,7 +1,11 @@
 from __future__ import annotations
 
+import hashlib
+import hmac
+import secrets
 import zoneinfo
 from collections.abc import Iterable
+from datetime import timedelta
 from functools import cache
 from typing import ClassVar
 
@@ -9,6 +13,7 @@ from django.contrib.auth.models import AbstractUser
 from django.contrib.auth.models import UserManager as BaseUserManager
 from django.core.exceptions import ValidationError
 from django.db import models, transaction
+from django.utils import timezone as dj_timezone
 
 
 @cache
@@ -94,3 +99,61 @@ class Teaching(models.Model):
 
     def __str__(self) -> str:
         return f"{self.teacher} teaches {self.student}"
+
+
+class ApiTokenQuerySet(models.QuerySet["ApiToken"]):
+    def issue(self, user: User, name: str) -> tuple[ApiToken, str]:
+        """A new token of ``user`` named ``name``, and its key: the only time the key is
+        known, since only its hash is stored."""
+        key = secrets.token_urlsafe(30)  # 40 characters, 240 random bits
+        token = self.create(user=user, name=name, key_hash=ApiToken.hash_key(key))
+        return token, key
+
+    def for_key(self, key: str) -> ApiToken | None:
+        """The token whose key is ``key``, with its user, or ``None``.
+
+        The look-up is by the key's SHA-256: the database compares hashes, never keys, so
+        how long the comparison takes tells nothing about a key; the final
+        ``compare_digest`` keeps it so even if the index were bypassed.
+        """
+        digest = ApiToken.hash_key(key)
+        token = self.select_related("user").filter(key_hash=digest).first()
+        if token is None or not hmac.compare_digest(token.key_hash, digest):
+            return None
+        return token
+
+
+class ApiToken(models.Model):
+    """A key a program sends as ``Authorization: Token <key>`` to use the API as ``user``.
+
+    Only the SHA-256 of the key is kept (a random key of 240 bits needs no slow hash: no
+    guessing could find it), so a leak of the database leaks no key. Revoking deletes it.
+    """
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="api_tokens")
+    name = models.CharField(max_length=100, help_text="What the token is for, to tell it apart.")
+    key_hash = models.CharField(max_length=64, unique=True, editable=False)
+    created = models.DateTimeField(auto_now_add=True)
+    last_used = models.DateTimeField(null=True, blank=True, editable=False)
+
+    objects = ApiTokenQuerySet.as_manager()
+
+    # A token in use would otherwise write its row on every request.
+    LAST_USED_PRECISION = timedelta(minutes=1)
+
+    class Meta:
+        ordering = ("-created", "-id")
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.user})"
+
+    @staticmethod
+    def hash_key(key: str) -> str:
+        return hashlib.sha256(key.encode()).hexdigest()
+
+    def mark_used(self) -> None:
+        """Record that the token was just used (to the minute)."""
+        now = dj_timezone.now()
+        if self.last_used is None or now - self.last_used >= self.LAST_USED_PRECISION:
+            self.last_used = now
+            ApiToken.objects.filter(pk=self.pk).update(last_used=now)

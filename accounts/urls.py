@@ -8,6 +8,8 @@ app_name = "accounts"
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
     path("settings/", views.settings, name="settings"),
+    path("settings/tokens/", views.token_create, name="token_create"),
+    path("settings/tokens/<int:pk>/revoke/", views.token_revoke, name="token_revoke"),
     path(
         "login/",
         auth_views.LoginView.as_view(

@@ -2,9 +2,14 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_POST
 
-from .forms import SettingsForm, SignUpForm
+from .forms import ApiTokenForm, SettingsForm, SignUpForm
+from .http import SignedInRequest
+from .models import ApiToken
 
 
 def signup(request: HttpRequest) -> HttpResponse:
@@ -22,14 +27,53 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(request, "accounts/signup.html", {"form": form})
 
 
+def _settings_context(request: SignedInRequest, **extra: object) -> dict[str, object]:
+    return {
+        "form": SettingsForm(instance=request.user),
+        "token_form": ApiTokenForm(),
+        "tokens": ApiToken.objects.filter(user=request.user),
+        **extra,
+    }
+
+
 @login_required
-def settings(request: HttpRequest) -> HttpResponse:
-    """The user's own settings: the time zone."""
+def settings(request: SignedInRequest) -> HttpResponse:
+    """The user's own settings: the time zone, and the API tokens."""
     form = SettingsForm(request.POST or None, instance=request.user)
     if request.method == "POST":
         if form.is_valid():
             form.save()
             messages.success(request, f"Saved: times are now shown in {form.instance.timezone}.")
             return redirect("accounts:settings")
-        return render(request, "accounts/settings.html", {"form": form}, status=400)
-    return render(request, "accounts/settings.html", {"form": form})
+        context = _settings_context(request, form=form)
+        return render(request, "accounts/settings.html", context, status=400)
+    return render(request, "accounts/settings.html", _settings_context(request))
+
+
+def _tokens_response(request: SignedInRequest, status: int = 200, **extra: object) -> HttpResponse:
+    template = "accounts/settings.html#api_tokens" if request.htmx else "accounts/settings.html"
+    return render(request, template, _settings_context(request, **extra), status=status)
+
+
+@never_cache  # the page shows the new key: no cache may keep it
+@require_POST
+@login_required
+def token_create(request: SignedInRequest) -> HttpResponse:
+    """Make an API token and show its key, this once (only its hash is kept)."""
+    form = ApiTokenForm(request.POST)
+    if not form.is_valid():
+        return _tokens_response(request, status=400, token_form=form)
+    token, key = ApiToken.objects.issue(request.user, form.cleaned_data["name"])
+    return _tokens_response(request, new_token=token, new_key=key)
+
+
+@require_POST
+@login_required
+def token_revoke(request: SignedInRequest, pk: int) -> HttpResponse:
+    """Revoke one of the user's API tokens: programs using it get 401 from now on."""
+    token = get_object_or_404(ApiToken, pk=pk, user=request.user)
+    token.delete()
+    if request.htmx:
+        return _tokens_response(request, revoked=token.name)
+    messages.success(request, f"Revoked the API token “{token.name}”.")
+    return redirect(f"{reverse('accounts:settings')}#api-tokens")

@@ -236,6 +236,9 @@ def main() -> None:
     counts = [int(count) for count in options.workers.split(",")]
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "euchre_site.settings")
+    # A throwaway database on this machine: the development settings (DEBUG is off
+    # unless asked for), in this process and in the workers it starts.
+    os.environ.setdefault("DEBUG", "true")
     with throwaway_database() as database, tempfile.TemporaryDirectory() as logs:
         import django
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework.decorators import api_view
 from rest_framework.exceptions import NotFound
@@ -16,6 +15,7 @@ from rest_framework.response import Response
 
 from .models import Assignment, Classroom
 from .progress import assignment_grid
+from .serializers import GridSerializer, MyClassesSerializer
 
 
 def _classroom(classroom: Classroom, role: str) -> dict[str, Any]:
@@ -34,7 +34,7 @@ def _classroom(classroom: Classroom, role: str) -> dict[str, Any]:
 @extend_schema(
     operation_id="classes_mine",
     summary="The classes the user teaches and the classes they attend",
-    responses=OpenApiTypes.OBJECT,
+    responses=MyClassesSerializer,
 )
 @api_view(["GET"])
 def my_classes(request: Request) -> Response:
@@ -51,7 +51,8 @@ def my_classes(request: Request) -> Response:
 @extend_schema(
     operation_id="classes_assignment_grid",
     summary="An assignment's students × items grid, for the class's teacher",
-    responses=OpenApiTypes.OBJECT,
+    description="Another user's assignment is a 404.",
+    responses=GridSerializer,
 )
 @api_view(["GET"])
 def grid(request: Request, pk: int) -> Response:

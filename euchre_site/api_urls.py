@@ -1,9 +1,10 @@
 """The JSON API, version 1: mounted at /api/v1/ and kept stable."""
 
-from django.urls import include, path
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts import api as accounts_api
+from euchre_site.api import not_found
 from games import api as games_api
 from lessons import api as lessons_api
 
@@ -28,4 +29,6 @@ urlpatterns = [
     path("classes/", include("classes.api_urls")),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
+    # Last: whatever the patterns above do not name.
+    re_path(r"^(?P<path>[\s\S]*)$", not_found, name="not_found"),
 ]

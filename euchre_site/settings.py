@@ -4,10 +4,17 @@ Everything that differs between a laptop, CI and production comes from an
 environment variable. The defaults run a fresh checkout with no services:
 SQLite in ``db.sqlite3`` and Celery's filesystem broker under ``var/celery/``.
 
+DEBUG is off unless asked for (``DEBUG=true``: ``scripts/serve`` and the tests
+ask); with it off the site needs its own SECRET_KEY and switches on HTTPS-only
+behaviour (HSTS, the SSL redirect, Secure cookies, the proxy's HTTPS header),
+each of which an environment variable of the setting's name can turn off.
+
 Environment variables: DEBUG, SECRET_KEY, ALLOWED_HOSTS, CSRF_TRUSTED_ORIGINS,
-DATABASE_URL, CELERY_BROKER_URL, EMAIL_BACKEND (and EMAIL_HOST, EMAIL_PORT,
-EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS for SMTP), DEFAULT_FROM_EMAIL,
-ANALYSIS_LEASE_SECONDS.
+SECURE_SSL_REDIRECT, SECURE_HSTS_SECONDS, SECURE_HSTS_INCLUDE_SUBDOMAINS,
+SECURE_HSTS_PRELOAD, SESSION_COOKIE_SECURE, CSRF_COOKIE_SECURE,
+SECURE_PROXY_SSL_HEADER, DATABASE_URL, CELERY_BROKER_URL, EMAIL_BACKEND (and
+EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS for
+SMTP), DEFAULT_FROM_EMAIL, ANALYSIS_LEASE_SECONDS.
 """
 
 import os
@@ -15,6 +22,7 @@ from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+from django.utils.csp import CSP
 from kombu import Exchange, Queue
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -39,16 +47,103 @@ def _env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in value.split(",") if item.strip()]
 
 
-DEBUG = _env_bool("DEBUG", True)
+def _env_int(name: str, default: int) -> int:
+    value = os.environ.get(name)
+    if value is None or value == "":
+        return default
+    try:
+        number = int(value)
+    except ValueError:
+        number = -1
+    if number < 0:
+        raise ImproperlyConfigured(f"{name} must be a whole number of 0 or more, not {value!r}.")
+    return number
 
+
+# What a reverse proxy sends to say that the client's request came over HTTPS.
+_FORWARDED_PROTO = ("HTTP_X_FORWARDED_PROTO", "https")
+
+
+def _env_proxy_header(name: str, default: tuple[str, str] | None) -> tuple[str, str] | None:
+    """The proxy's header that marks a request as HTTPS: ``X-Forwarded-Proto,https``.
+
+    ``true`` means that default pair, ``false`` none (no proxy in front). The header may
+    be written as sent (``X-Forwarded-Proto``) or as Django's META key
+    (``HTTP_X_FORWARDED_PROTO``).
+    """
+    value = os.environ.get(name)
+    if value is None or value == "":
+        return default
+    if value.lower() in {"0", "false", "no", "off"}:
+        return None
+    if value.lower() in {"1", "true", "yes", "on"}:
+        return _FORWARDED_PROTO
+    header, comma, expected = (part.strip() for part in value.partition(","))
+    if not comma or not header or not expected:
+        raise ImproperlyConfigured(
+            f"{name} must be true, false or a header and its value such as "
+            f"'X-Forwarded-Proto,https', not {value!r}."
+        )
+    key = header.upper().replace("-", "_")
+    return (key if key.startswith("HTTP_") else f"HTTP_{key}", expected)
+
+
+DEBUG = _env_bool("DEBUG", False)
+
+# Public in the repository, so only ever used with DEBUG on.
+_DEVELOPMENT_SECRET_KEY = "django-insecure-development-key-never-use-in-production"
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
-if not SECRET_KEY:
-    if not DEBUG:
-        raise ImproperlyConfigured("Set SECRET_KEY in the environment when DEBUG is off.")
-    SECRET_KEY = "django-insecure-development-key-never-use-in-production"
+if not DEBUG and not SECRET_KEY:
+    raise ImproperlyConfigured(
+        "SECRET_KEY is not set: with DEBUG off the site needs its own secret key, "
+        "a long random string in the environment variable SECRET_KEY. "
+        "For development, set DEBUG=true instead."
+    )
+if not DEBUG and SECRET_KEY == _DEVELOPMENT_SECRET_KEY:
+    raise ImproperlyConfigured(
+        "SECRET_KEY is the repository's public development key, which is never used "
+        "with DEBUG off: set SECRET_KEY to a long random string of your own."
+    )
+SECRET_KEY = SECRET_KEY or _DEVELOPMENT_SECRET_KEY
 
 ALLOWED_HOSTS = _env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
 CSRF_TRUSTED_ORIGINS = _env_list("CSRF_TRUSTED_ORIGINS", [])
+
+# Security -------------------------------------------------------------------
+
+# With DEBUG off the site is taken to be served over HTTPS through a reverse proxy
+# that sets X-Forwarded-Proto (and strips it from what clients send); each of these
+# turns off by its own variable, e.g. SECURE_SSL_REDIRECT=false where the proxy
+# redirects itself.
+_HTTPS_ONLY = not DEBUG
+SECURE_SSL_REDIRECT = _env_bool("SECURE_SSL_REDIRECT", _HTTPS_ONLY)
+# Load balancers probe the health endpoints over plain HTTP.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$"]
+SECURE_HSTS_SECONDS = _env_int("SECURE_HSTS_SECONDS", 31_536_000 if _HTTPS_ONLY else 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = _env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", _HTTPS_ONLY)
+SECURE_HSTS_PRELOAD = _env_bool("SECURE_HSTS_PRELOAD", _HTTPS_ONLY)
+SESSION_COOKIE_SECURE = _env_bool("SESSION_COOKIE_SECURE", _HTTPS_ONLY)
+CSRF_COOKIE_SECURE = _env_bool("CSRF_COOKIE_SECURE", _HTTPS_ONLY)
+SECURE_PROXY_SSL_HEADER = _env_proxy_header(
+    "SECURE_PROXY_SSL_HEADER", _FORWARDED_PROTO if _HTTPS_ONLY else None
+)
+
+# Django's Content-Security-Policy, on in development too so that a page that breaks
+# it breaks on a laptop first. Scripts come only from our own static files or carry
+# the request's nonce ({{ csp_nonce }}); no inline event handlers, no eval (htmx is
+# configured not to need it, templates/base.html). Styles likewise: no style attributes.
+# tests/e2e/test_csp_browser.py walks the main pages in Chromium and finds no violation.
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF, CSP.NONCE],
+    "style-src": [CSP.SELF, CSP.NONCE],
+    # The API docs' stylesheet (Swagger UI) draws its icons as data: images.
+    "img-src": [CSP.SELF, "data:"],
+    "object-src": [CSP.NONE],
+    "base-uri": [CSP.SELF],
+    "frame-ancestors": [CSP.NONE],
+    "form-action": [CSP.SELF],
+}
 
 INSTALLED_APPS = [
     # Before staticfiles, so that runserver serves static files the way
@@ -74,11 +169,14 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Static files leave here, before the pages' headers below.
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "euchre_site.middleware.CacheControlMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -96,6 +194,7 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.csp",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "euchre_site.context_processors.navigation",
@@ -183,13 +282,17 @@ WHITENOISE_AUTOREFRESH = DEBUG
 # JSON API -----------------------------------------------------------------
 
 REST_FRAMEWORK = {
+    # The token class first: DRF answers an anonymous caller 401 (not 403) only when the
+    # first class names a scheme for WWW-Authenticate.
     "DEFAULT_AUTHENTICATION_CLASSES": [
+        "accounts.api_auth.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": [
         "rest_framework.permissions.IsAuthenticated",
     ],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "euchre_site.api.AutoSchema",
+    "EXCEPTION_HANDLER": "euchre_site.api.exception_handler",
     # JSON with its nesting bounded (a deep body is a 400, not a RecursionError).
     "DEFAULT_PARSER_CLASSES": [
         "euchre_site.parsers.BoundedJSONParser",

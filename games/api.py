@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
+from typing import Any, cast
+
+from django import forms
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from django.urls import reverse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    inline_serializer,
+)
 from rest_framework import serializers, status
 from rest_framework.decorators import api_view
-from rest_framework.exceptions import NotFound
+from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -14,6 +24,8 @@ from rest_framework.response import Response
 from analysis.models import AnalysisJob
 from analysis.serializers import AnalysisRequestSerializer
 
+from .forms import HandFilterForm
+from .library import filter_hands
 from .models import Hand
 from .serializers import (
     HandAnalysisSerializer,
@@ -41,11 +53,54 @@ ErrorsSerializer = inline_serializer(
 )
 
 
+HandPageSerializer = inline_serializer(
+    "HandPage",
+    {
+        "count": serializers.IntegerField(help_text="Hands matching the filters, in all."),
+        "next": serializers.URLField(allow_null=True, help_text="The next page, if any."),
+        "previous": serializers.URLField(allow_null=True, help_text="The page before."),
+        "results": HandSerializer(many=True),
+    },
+)
+
+
+def _filter_parameters() -> list[OpenApiParameter]:
+    """The My hands page's filters (:class:`HandFilterForm`), as query parameters."""
+    out = []
+    for name, field in HandFilterForm.base_fields.items():
+        kind: Any = OpenApiTypes.STR
+        enum = None
+        if isinstance(field, forms.ChoiceField):
+            enum = [value for value, _ in cast(list[tuple[str, str]], field.choices) if value]
+        elif isinstance(field, forms.DateField):
+            kind = OpenApiTypes.DATE
+        elif isinstance(field, forms.IntegerField):
+            kind = OpenApiTypes.INT
+        label = "the match's id" if name == "match" else str(field.label)
+        out.append(OpenApiParameter(name, kind, enum=enum, description=label))
+    return [
+        OpenApiParameter("page", int, description="The page, from 1."),
+        OpenApiParameter(
+            "page_size",
+            int,
+            description=f"Hands a page, at most {HandPagination.max_page_size}.",
+        ),
+        *out,
+    ]
+
+
 @extend_schema(
     methods=["GET"],
+    operation_id="hands_list",
     summary="My hands",
-    description="The hands you own, newest first, 25 a page (`page`, `page_size` up to 100).",
-    responses={200: HandSerializer(many=True)},
+    description="The hands you own, newest first, 25 a page (`page`, `page_size` up to 100), "
+    "with the filters of the My hands page: `q` searches the titles of hands and matches; "
+    "`rules` (a preset, or `custom`), `outcome`, `makers` (`us` or `them`), `mistakes` "
+    "(`yes`, `no`, `unreviewed`), your `seat`, `date_from` and `date_to` (days in your "
+    "time zone, both included) and `match` (its hands in the order dealt). A filter that "
+    "is not valid is a 400 naming it.",
+    parameters=_filter_parameters(),
+    responses={200: HandPageSerializer, 404: OpenApiResponse(description="No such page.")},
 )
 @extend_schema(
     methods=["POST"],
@@ -66,14 +121,27 @@ ErrorsSerializer = inline_serializer(
         201: UploadResultSerializer,
         400: OpenApiResponse(ErrorsSerializer, description="Nothing was stored."),
     },
+    parameters=[
+        OpenApiParameter(
+            "Location",
+            OpenApiTypes.URI,
+            OpenApiParameter.HEADER,
+            response=[201],
+            description="The hand stored (one hand), or the match's hands (several).",
+        )
+    ],
 )
 @api_view(["GET", "POST"])
 def hands(request: Request) -> Response:
     if request.method == "POST":
         return _upload(request)
+    form = HandFilterForm(request.query_params)
+    if not form.is_valid():
+        raise ValidationError({("" if k == "__all__" else k): v for k, v in form.errors.items()})
     paginator = HandPagination()
     Hand.objects.owned_by(request.user).refresh_mistakes()
-    mine = Hand.objects.owned_by(request.user).select_related("match")
+    mine = filter_hands(Hand.objects.owned_by(request.user), form.filters())
+    mine = mine.select_related("match")
     page = paginator.paginate_queryset(mine, request)
     data = HandSerializer(page, many=True, context={"request": request}).data
     return paginator.get_paginated_response(data)
@@ -108,13 +176,19 @@ def _upload(request: Request) -> Response:
         "match": None if result.match is None else result.match.pk,
         "hands": HandSerializer(result.hands, many=True, context={"request": request}).data,
     }
-    code = status.HTTP_201_CREATED if result.created else status.HTTP_200_OK
-    return Response(body, status=code)
+    if not result.created:
+        return Response(body, status=status.HTTP_200_OK)
+    if result.match is None:
+        where = reverse("api:hand", args=[result.hands[0].pk])
+    else:
+        where = f"{reverse('api:hands')}?match={result.match.pk}"
+    location = {"Location": request.build_absolute_uri(where)}
+    return Response(body, status=status.HTTP_201_CREATED, headers=location)
 
 
 @extend_schema(
     summary="One of my hands, with its record",
-    responses={200: HandDetailSerializer, 404: None},
+    responses=HandDetailSerializer,
 )
 @api_view(["GET"])
 def hand(request: Request, hand_id: int) -> Response:
@@ -139,7 +213,7 @@ def _job_response(hand: Hand, job: AnalysisJob) -> Response:
     summary="The analysis of one of my hands",
     description="The latest analysis job of the hand: its status, progress and, once done, "
     "the review. 200 when it is finished (done or failed), 202 while it is queued or running.",
-    responses={200: HandAnalysisSerializer, 202: HandAnalysisSerializer, 404: None},
+    responses={200: HandAnalysisSerializer, 202: HandAnalysisSerializer},
 )
 @extend_schema(
     methods=["POST"],
@@ -151,8 +225,7 @@ def _job_response(hand: Hand, job: AnalysisJob) -> Response:
     responses={
         200: HandAnalysisSerializer,
         202: HandAnalysisSerializer,
-        400: OpenApiResponse(description="Bad parameters; the message names the field."),
-        404: None,
+        400: OpenApiResponse(description="Bad parameters; `errors` names the field."),
     },
 )
 @api_view(["GET", "POST"])

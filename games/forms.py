@@ -353,6 +353,8 @@ class HandFilterForm(forms.Form):
     date_to = forms.DateField(
         label="To", required=False, widget=forms.DateInput(attrs={"type": "date"})
     )
+    # A row id is a 64-bit integer: a bigger number names no match, and the database
+    # could not even compare it.
     match = forms.IntegerField(
         required=False, min_value=1, max_value=2**63 - 1, widget=forms.HiddenInput
     )

@@ -111,8 +111,15 @@ class HandUploadSerializer(serializers.Serializer):
 
 
 class UploadErrorSerializer(serializers.Serializer):
-    index = serializers.IntegerField(allow_null=True, help_text="The hand's position, from 0.")
-    hand = serializers.CharField(help_text="The hand as the upload names it: Hand 2, Deal 4…")
+    """One problem of an upload: the API's error item, with the hand at fault when one is
+    (a request that is not an upload at all, such as one with no `record`, names none)."""
+
+    index = serializers.IntegerField(
+        allow_null=True, required=False, help_text="The hand's position, from 0."
+    )
+    hand = serializers.CharField(
+        required=False, help_text="The hand as the upload names it: Hand 2, Deal 4…"
+    )
     field = serializers.CharField(help_text="The record field at fault, or empty.")
     message = serializers.CharField()
 

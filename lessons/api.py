@@ -14,11 +14,10 @@ from typing import Any
 
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.decorators import api_view, permission_classes
-from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.exceptions import APIException, NotFound, ValidationError
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -33,11 +32,22 @@ from .quiz.question import QuizError
 from .quiz.skills import LEVELS, MAX_SEED, SKILLS
 from .serializers import (
     AnswerSerializer,
+    CourseProgressSerializer,
+    LessonSerializer,
+    LessonSummarySerializer,
+    LessonVerdictSerializer,
     NextQuerySerializer,
     QuestionSerializer,
     SkillSerializer,
     VerdictSerializer,
 )
+
+_PROBLEM = OpenApiResponse(description="A problem with the request; `errors` names it.")
+
+
+class Conflict(APIException):
+    status_code = status.HTTP_409_CONFLICT
+    default_detail = "This conflicts with what was done before."
 
 
 def _step(number: int, step: dict[str, Any], solved: set[int]) -> dict[str, Any]:
@@ -58,7 +68,7 @@ def _step(number: int, step: dict[str, Any], solved: set[int]) -> dict[str, Any]
 @extend_schema(
     operation_id="lessons_list",
     summary="The course's lessons, in order",
-    responses=OpenApiTypes.OBJECT,
+    responses=LessonSummarySerializer(many=True),
 )
 @api_view(["GET"])
 @permission_classes([AllowAny])
@@ -80,7 +90,7 @@ def lessons(request: Request) -> Response:
     )
 
 
-@extend_schema(summary="One lesson, its steps and exercises", responses=OpenApiTypes.OBJECT)
+@extend_schema(summary="One lesson, its steps and exercises", responses=LessonSerializer)
 @api_view(["GET"])
 @permission_classes([AllowAny])
 def lesson(request: Request, slug: str) -> Response:
@@ -98,8 +108,8 @@ def lesson(request: Request, slug: str) -> Response:
 
 @extend_schema(
     summary="Answer one exercise of a lesson",
-    request=OpenApiTypes.OBJECT,
-    responses=OpenApiTypes.OBJECT,
+    request=AnswerSerializer,
+    responses={200: LessonVerdictSerializer, 400: _PROBLEM},
 )
 @api_view(["POST"])
 @permission_classes([AllowAny])
@@ -130,7 +140,7 @@ def lesson_answer(request: Request, slug: str, number: int) -> Response:
     )
 
 
-@extend_schema(summary="The learner's progress", responses=OpenApiTypes.OBJECT)
+@extend_schema(summary="The learner's progress", responses=CourseProgressSerializer)
 @api_view(["GET"])
 @permission_classes([AllowAny])
 def progress(request: Request) -> Response:
@@ -154,8 +164,6 @@ def progress(request: Request) -> Response:
 
 
 # The quiz
-
-_PROBLEM = OpenApiResponse(description="A problem with the request; the message names it.")
 
 
 @extend_schema(summary="The quiz's skills", responses=SkillSerializer(many=True))
@@ -226,13 +234,10 @@ def quiz_answer(request: Request, question_id: str) -> Response:
     try:
         verdict = question.submit(body.validated_data["answer"], user)
     except AnswerError as error:
-        return Response({"answer": [str(error)]}, status=status.HTTP_400_BAD_REQUEST)
+        raise ValidationError({"answer": str(error)}) from None
     except AlreadyAnswered:
-        return Response(
-            {
-                "detail": f"Question {question_id} was already answered: each question is "
-                "answered once. Ask GET /api/v1/quiz/next for another."
-            },
-            status=status.HTTP_409_CONFLICT,
-        )
+        raise Conflict(
+            f"Question {question_id} was already answered: each question is "
+            "answered once. Ask GET /api/v1/quiz/next for another."
+        ) from None
     return Response(VerdictSerializer(verdict.to_json()).data)

@@ -80,3 +80,63 @@ class VerdictSerializer(serializers.Serializer):
     )
     explanation = serializers.CharField()
     numbers = NumbersSerializer(allow_null=True)
+
+
+# The course (``/api/v1/lessons/``, ``/api/v1/progress/``): the views write these shapes,
+# the serializers describe them in the schema.
+
+
+class LessonSummarySerializer(serializers.Serializer):
+    slug = serializers.SlugField()
+    order = serializers.IntegerField(help_text="The lesson's place in the course.")
+    title = serializers.CharField()
+    summary = serializers.CharField(allow_blank=True)
+    exercises = serializers.IntegerField(help_text="The lesson's exercises.")
+    solved = serializers.IntegerField(help_text="Those the learner has solved.")
+
+
+class LessonStepSerializer(serializers.Serializer):
+    number = serializers.IntegerField(help_text="The step's place in the lesson, from 0.")
+    type = serializers.ChoiceField(choices=["text", "exercise"])
+    text = serializers.CharField(required=False, help_text="An explanation (Markdown).")
+    kind = serializers.CharField(required=False, help_text="An exercise's kind.")
+    prompt = serializers.CharField(required=False)
+    position = serializers.JSONField(required=False)
+    choices = serializers.ListField(child=serializers.CharField(), required=False)
+    multiple = serializers.BooleanField(required=False)
+    solved = serializers.BooleanField(required=False)
+
+
+class LessonSerializer(serializers.Serializer):
+    slug = serializers.SlugField()
+    title = serializers.CharField()
+    summary = serializers.CharField(allow_blank=True)
+    steps = LessonStepSerializer(many=True)
+
+
+class LessonVerdictSerializer(serializers.Serializer):
+    correct = serializers.BooleanField()
+    answer = serializers.ListField(child=serializers.CharField(), help_text="The right answer.")
+    explanation = serializers.CharField()
+
+
+class LessonsDoneSerializer(serializers.Serializer):
+    completed = serializers.IntegerField()
+    total = serializers.IntegerField()
+
+
+class SkillMasterySerializer(serializers.Serializer):
+    skill = serializers.CharField()
+    mastery = serializers.CharField(
+        help_text="not started, attempted, familiar, proficient or mastered."
+    )
+    right = serializers.IntegerField()
+    answered = serializers.IntegerField()
+
+
+class CourseProgressSerializer(serializers.Serializer):
+    lessons = LessonsDoneSerializer()
+    skills = SkillMasterySerializer(
+        many=True, required=False, help_text="For a signed-in learner only."
+    )
+    reviews_due = serializers.IntegerField(required=False, help_text="For a signed-in learner.")

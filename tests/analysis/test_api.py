@@ -82,7 +82,7 @@ def test_another_user_cannot_tell_the_hand_exists(
 
 @pytest.mark.parametrize("method", ["get", "post"])
 def test_an_anonymous_visitor_is_refused(client: Client, hand: Hand, method: str) -> None:
-    assert getattr(client, method)(url(hand)).status_code == 403
+    assert getattr(client, method)(url(hand)).status_code == 401
 
 
 def test_a_hand_that_does_not_exist_is_not_found(client: Client, owner: User) -> None:
@@ -153,7 +153,10 @@ def test_bad_parameters_are_refused_with_the_message(
     client.force_login(owner)
     response = post(client, hand, body)
     assert response.status_code == 400
-    assert response.json() == {"params": [message]}
+    assert response.json() == {
+        "detail": f"params: {message}",
+        "errors": [{"field": "params", "message": message}],
+    }
     assert AnalysisJob.objects.count() == 1
 
 
@@ -181,9 +184,8 @@ def test_an_unknown_solver_version_is_refused(client: Client, owner: User, hand:
     client.force_login(owner)
     response = post(client, hand, {"solver_version": "0"})
     assert response.status_code == 400
-    assert response.json() == {
-        "solver_version": [f"this server runs solver version {SOLVER_VERSION} only"]
-    }
+    message = f"this server runs solver version {SOLVER_VERSION} only"
+    assert response.json()["errors"] == [{"field": "solver_version", "message": message}]
 
 
 def test_the_openapi_schema_describes_the_analysis_endpoint(client: Client, owner: User) -> None:

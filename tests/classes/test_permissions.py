@@ -73,7 +73,7 @@ def world(db: None) -> World:
 
 
 LOGIN = "login"
-"""Anonymous users are sent to log in (the API answers 403)."""
+"""Anonymous users are sent to log in (the API answers 401)."""
 
 # (method, url template, data, expected by role: anonymous, outsider, other_teacher,
 #  student, classmate, teacher)
@@ -226,8 +226,8 @@ TABLE: list[tuple[str, str, dict[str, Any], tuple[Any, ...]]] = [
         {},
         (LOGIN, 200, 200, 200, 200, 200),
     ),
-    ("get", "/api/v1/classes/", {}, (403, 200, 200, 200, 200, 200)),
-    ("get", "/api/v1/classes/assignments/{assignment}/grid", {}, (403, 404, 404, 404, 404, 200)),
+    ("get", "/api/v1/classes/", {}, (401, 200, 200, 200, 200, 200)),
+    ("get", "/api/v1/classes/assignments/{assignment}/grid", {}, (401, 404, 404, 404, 404, 200)),
 ]
 
 CELLS = [

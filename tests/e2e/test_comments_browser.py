@@ -127,3 +127,13 @@ def test_a_teacher_comments_on_a_students_hand_and_the_student_reads_it(
 
     page.goto(live_server.url + "/notifications/")
     expect(page.locator(".notification--new")).to_contain_text("sam answered on “Sunday game”")
+
+    # Reading the page changed nothing; the button marks them read, in place (htmx).
+    page.reload()
+    expect(page.locator(".notification--new")).to_have_count(1)
+    expect(page.locator(".notifications-link .count-badge")).to_contain_text("1")
+    page.get_by_role("button", name="Mark all read").click()
+    expect(page.locator(".notification--new")).to_have_count(0)
+    expect(page.locator(".notifications-link .count-badge")).to_have_count(0)
+    expect(page.get_by_role("button", name="Mark all read")).to_have_count(0)
+    expect(page.locator(".notification")).to_contain_text("sam answered on “Sunday game”")

@@ -74,8 +74,9 @@ def test_a_nul_in_the_api_title_is_a_400_naming_the_title(signed_in: Client) -> 
         body = json.dumps({"record": SPEC_RECORD, "title": title})
         response = api_post(signed_in, body)
         assert response.status_code == 400, title
-        [problem] = response.json()["title"]
-        assert problem.startswith("This text holds a control character (U+")
+        [problem] = response.json()["errors"]
+        assert problem["field"] == "title"
+        assert problem["message"].startswith("This text holds a control character (U+")
     assert not Hand.objects.exists()
 
 

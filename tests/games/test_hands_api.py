@@ -12,7 +12,8 @@ from analysis.models import AnalysisJob
 from games.engine.notation import format_notation
 from games.engine.record import parse_record
 from games.models import Hand, Match
-from tests.conftest import MARCH, SPEC_RECORD, Sent, played_record
+from tests.conftest import MARCH, SPEC_RECORD, Sent, played_record, upload_hand
+from tests.games.test_library import EUCHRED
 
 from .library_helpers import decision, finish_review
 
@@ -27,8 +28,8 @@ def post(client: Client, body: object) -> object:
 
 
 def test_the_api_needs_a_logged_in_user(client: Client) -> None:
-    assert client.get(URL).status_code == 403
-    assert post(client, {"record": SPEC_RECORD}).status_code == 403
+    assert client.get(URL).status_code == 401
+    assert post(client, {"record": SPEC_RECORD}).status_code == 401
     assert not Hand.objects.exists()
 
 
@@ -144,3 +145,96 @@ def test_the_schema_documents_the_hands_endpoints(client: Client, owner: User) -
     client.force_login(owner)
     schema = client.get(reverse("api:schema"), HTTP_ACCEPT="application/json").content.decode()
     assert "/api/v1/hands/" in schema and "Upload hands" in schema
+
+
+def api_titles(client: Client, query: str) -> list[str]:
+    response = client.get(f"{URL}?{query}")
+    assert response.status_code == 200, response.json()
+    return [hand["title"] for hand in response.json()["results"]]
+
+
+def test_the_list_takes_the_filters_of_my_hands(client: Client, owner: User, sent) -> None:
+
+    upload_hand(owner, MARCH, title="March")
+    upload_hand(owner, EUCHRED, title="Euchred", seat="E")
+    flawed = upload_hand(owner, played_record(2), title="Flawed game")
+    finish_review(flawed, [decision("play", "blunder")])
+    client.force_login(owner)
+    assert api_titles(client, "outcome=march") == ["March"]
+    assert api_titles(client, "makers=them") == ["Euchred"]
+    assert api_titles(client, "seat=E") == ["Euchred"]
+    assert api_titles(client, "mistakes=yes") == ["Flawed game"]
+    assert api_titles(client, "q=game") == ["Flawed game"]
+    assert api_titles(client, "rules=standard&outcome=march") == ["March"]
+    today = flawed.created.date().isoformat()
+    assert len(api_titles(client, f"date_from={today}&date_to={today}")) == 3
+    assert client.get(f"{URL}?outcome=march").json()["count"] == 1
+
+
+def test_the_match_filter_lists_its_hands_in_the_order_dealt(
+    client: Client, owner: User, sent: list[Sent]
+) -> None:
+    client.force_login(owner)
+    body = post(client, {"records": [played_record(1), played_record(2)], "title": "Night"})
+    match = body.json()["match"]
+    listed = client.get(f"{URL}?match={match}").json()["results"]
+    assert [h["number_in_match"] for h in listed] == [1, 2]
+
+
+@pytest.mark.parametrize(
+    ("query", "field"),
+    [
+        ("outcome=win", "outcome"),
+        ("date_from=yesterday", "date_from"),
+        ("match=abc", "match"),
+        ("date_from=2026-02-02&date_to=2026-01-01", "date_to"),
+    ],
+)
+def test_a_filter_that_is_not_valid_is_a_400_naming_it(
+    client: Client, owner: User, query: str, field: str
+) -> None:
+    client.force_login(owner)
+    response = client.get(f"{URL}?{query}")
+    assert response.status_code == 400
+    body = response.json()
+    assert [e["field"] for e in body["errors"]] == [field]
+    assert body["detail"].startswith(f"{field}: ")
+
+
+def test_a_page_past_the_end_is_a_404_in_the_error_shape(client: Client, owner: User) -> None:
+    client.force_login(owner)
+    response = client.get(f"{URL}?page=9")
+    assert response.status_code == 404
+    assert response.json() == {"detail": "Invalid page.", "errors": []}
+
+
+def test_a_201_names_the_hand_stored_in_location(client: Client, owner: User, sent) -> None:
+    client.force_login(owner)
+    response = post(client, {"record": MARCH})
+    hand = Hand.objects.get(owner=owner)
+    location = response["Location"]
+    assert location == f"http://testserver{reverse('api:hand', args=[hand.pk])}"
+    assert client.get(location).json()["id"] == hand.pk
+    again = post(client, {"record": MARCH})
+    assert again.status_code == 200 and "Location" not in again
+
+
+def test_a_201_of_several_hands_names_the_match_in_location(
+    client: Client, owner: User, sent
+) -> None:
+    client.force_login(owner)
+    response = post(client, {"records": [played_record(1), played_record(2)]})
+    match = response.json()["match"]
+    assert response.status_code == 201
+    assert response["Location"] == f"http://testserver{URL}?match={match}"
+    assert client.get(response["Location"]).json()["count"] == 2
+
+
+def test_validation_errors_of_an_upload_take_the_upload_shape(client: Client, owner: User) -> None:
+    client.force_login(owner)
+    response = post(client, {"record": MARCH, "seat": "X"})
+    assert response.status_code == 400
+    assert response.json() == {
+        "detail": 'seat: "X" is not a valid choice.',
+        "errors": [{"field": "seat", "message": '"X" is not a valid choice.'}],
+    }

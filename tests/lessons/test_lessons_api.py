@@ -53,7 +53,10 @@ def test_a_bad_answer_is_refused_with_the_reason(client: Client, body: dict, mes
         body,
         content_type="application/json",
     )
-    assert response.status_code == 400 and message in response.json()["answer"]
+    assert response.status_code == 400
+    [error] = response.json()["errors"]
+    assert error["field"] == "answer" and message in error["message"]
+    assert message in response.json()["detail"]
     text = next(s["number"] for s in lesson["steps"] if s["type"] == "text")
     assert (
         client.post(

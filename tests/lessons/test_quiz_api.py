@@ -99,7 +99,8 @@ def test_a_bad_skill_seed_or_level_gets_400_naming_it(
 ) -> None:
     response = Client().get("/api/v1/quiz/next", query)
     assert response.status_code == 400
-    assert message in " ".join(response.json()[field])
+    errors = response.json()["errors"]
+    assert message in " ".join(e["message"] for e in errors if e["field"] == field)
     assert not QuizQuestion.objects.exists()
 
 
@@ -200,7 +201,8 @@ def test_a_malformed_answer_gets_400_naming_the_problem_and_is_not_recorded(
     question = fetch(client, skill=skill, seed=1)
     response = answer(client, question["id"], value)
     assert response.status_code == 400
-    assert message in " ".join(response.json()["answer"])
+    [error] = response.json()["errors"]
+    assert error["field"] == "answer" and message in error["message"]
     assert QuizQuestion.objects.get(public_id=question["id"]).answered_at is None
 
 
@@ -210,7 +212,8 @@ def test_an_answer_without_the_answer_field_gets_400(db: None) -> None:
     response = client.post(
         f"/api/v1/quiz/{question['id']}/answer", {}, content_type="application/json"
     )
-    assert response.status_code == 400 and "answer" in response.json()
+    assert response.status_code == 400
+    assert [e["field"] for e in response.json()["errors"]] == ["answer"]
 
 
 def test_a_signed_in_user_needs_the_csrf_token_to_answer(owner: User) -> None:

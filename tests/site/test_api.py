@@ -13,8 +13,10 @@ def test_me_returns_the_logged_in_user(client: Client, owner: User) -> None:
     assert response.json() == {"id": owner.pk, "username": "alice"}
 
 
-def test_me_is_forbidden_to_an_anonymous_visitor(client: Client) -> None:
-    assert client.get("/api/v1/me/").status_code == 403
+def test_me_asks_an_anonymous_visitor_to_authenticate(client: Client) -> None:
+    response = client.get("/api/v1/me/")
+    assert response.status_code == 401
+    assert response["WWW-Authenticate"] == "Token"
 
 
 def test_the_openapi_schema_describes_the_api(client: Client) -> None:

@@ -11,6 +11,18 @@ SETTINGS_FILE = Path(__file__).resolve().parents[2] / "euchre_site" / "settings.
 REPO_ROOT = SETTINGS_FILE.parent.parent
 
 
+SECURITY_VARIABLES = (
+    "SECURE_SSL_REDIRECT",
+    "SECURE_HSTS_SECONDS",
+    "SECURE_HSTS_INCLUDE_SUBDOMAINS",
+    "SECURE_HSTS_PRELOAD",
+    "SESSION_COOKIE_SECURE",
+    "CSRF_COOKIE_SECURE",
+    "SECURE_PROXY_SSL_HEADER",
+)
+PRODUCTION = {"DEBUG": "false", "SECRET_KEY": "a-production-key-" + "x" * 40}
+
+
 def load_settings(monkeypatch: pytest.MonkeyPatch, **env: str) -> dict[str, Any]:
     """Run settings.py afresh with exactly these environment variables set."""
     for name in (
@@ -20,6 +32,7 @@ def load_settings(monkeypatch: pytest.MonkeyPatch, **env: str) -> dict[str, Any]
         "SECRET_KEY",
         "EMAIL_BACKEND",
         "ANALYSIS_LEASE_SECONDS",
+        *SECURITY_VARIABLES,
     ):
         monkeypatch.delenv(name, raising=False)
     for name, value in env.items():
@@ -27,10 +40,13 @@ def load_settings(monkeypatch: pytest.MonkeyPatch, **env: str) -> dict[str, Any]
     return runpy.run_path(str(SETTINGS_FILE))
 
 
+def develop(monkeypatch: pytest.MonkeyPatch, **env: str) -> dict[str, Any]:
+    """The settings of a development checkout (DEBUG asked for) with these variables."""
+    return load_settings(monkeypatch, DEBUG="true", **env)
+
+
 def test_it_reads_the_database_from_database_url(monkeypatch: pytest.MonkeyPatch) -> None:
-    settings = load_settings(
-        monkeypatch, DATABASE_URL="postgres://teacher:secret@db.example:6543/cards"
-    )
+    settings = develop(monkeypatch, DATABASE_URL="postgres://teacher:secret@db.example:6543/cards")
     database = settings["DATABASES"]["default"]
     assert database["ENGINE"] == "django.db.backends.postgresql"
     assert (database["NAME"], database["USER"], database["PASSWORD"]) == (
@@ -44,7 +60,7 @@ def test_it_reads_the_database_from_database_url(monkeypatch: pytest.MonkeyPatch
 def test_without_database_url_it_uses_sqlite_at_the_repo_root(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    database = load_settings(monkeypatch)["DATABASES"]["default"]
+    database = develop(monkeypatch)["DATABASES"]["default"]
     assert database["ENGINE"] == "django.db.backends.sqlite3"
     assert Path(database["NAME"]) == REPO_ROOT / "db.sqlite3"
     # A file, so that a worker process can open the test database too.
@@ -54,7 +70,7 @@ def test_without_database_url_it_uses_sqlite_at_the_repo_root(
 def test_without_a_broker_url_it_uses_the_filesystem_broker_under_var(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    settings = load_settings(monkeypatch)
+    settings = develop(monkeypatch)
     assert settings["CELERY_BROKER_URL"] == "filesystem://"
     options = settings["CELERY_BROKER_TRANSPORT_OPTIONS"]
     for key in ("data_folder_in", "data_folder_out", "processed_folder", "control_folder"):
@@ -64,22 +80,142 @@ def test_without_a_broker_url_it_uses_the_filesystem_broker_under_var(
 
 
 def test_it_reads_the_broker_from_celery_broker_url(monkeypatch: pytest.MonkeyPatch) -> None:
-    settings = load_settings(monkeypatch, CELERY_BROKER_URL="redis://127.0.0.1:6379/3")
+    settings = develop(monkeypatch, CELERY_BROKER_URL="redis://127.0.0.1:6379/3")
     assert settings["CELERY_BROKER_URL"] == "redis://127.0.0.1:6379/3"
     assert "CELERY_BROKER_TRANSPORT_OPTIONS" not in settings
+
+
+def test_debug_is_off_unless_asked_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert load_settings(monkeypatch, SECRET_KEY=PRODUCTION["SECRET_KEY"])["DEBUG"] is False
+    assert develop(monkeypatch)["DEBUG"] is True
 
 
 def test_it_refuses_to_run_without_a_secret_key_when_debug_is_off(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    with pytest.raises(ImproperlyConfigured, match="SECRET_KEY"):
+    with pytest.raises(ImproperlyConfigured, match="SECRET_KEY is not set"):
         load_settings(monkeypatch, DEBUG="false")
+    # Forgetting DEBUG altogether is the same: off, so no key from the repository.
+    with pytest.raises(ImproperlyConfigured, match="SECRET_KEY is not set"):
+        load_settings(monkeypatch)
+
+
+def test_the_repositorys_development_key_is_never_used_with_debug_off(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    development_key = develop(monkeypatch)["SECRET_KEY"]
+    with pytest.raises(ImproperlyConfigured, match="SECRET_KEY is the repository's"):
+        load_settings(monkeypatch, DEBUG="false", SECRET_KEY=development_key)
+
+
+def test_with_debug_off_the_site_is_https_only_by_default(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    settings = load_settings(monkeypatch, **PRODUCTION)
+    assert settings["SECRET_KEY"] == PRODUCTION["SECRET_KEY"]
+    assert settings["SECURE_SSL_REDIRECT"] is True
+    assert settings["SECURE_HSTS_SECONDS"] == 31_536_000
+    assert settings["SECURE_HSTS_INCLUDE_SUBDOMAINS"] is True
+    assert settings["SECURE_HSTS_PRELOAD"] is True
+    assert settings["SESSION_COOKIE_SECURE"] is True
+    assert settings["CSRF_COOKIE_SECURE"] is True
+    assert settings["SECURE_PROXY_SSL_HEADER"] == ("HTTP_X_FORWARDED_PROTO", "https")
+
+
+def test_in_development_none_of_the_https_settings_is_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    settings = develop(monkeypatch)
+    assert settings["SECURE_SSL_REDIRECT"] is False
+    assert settings["SECURE_HSTS_SECONDS"] == 0
+    assert settings["SECURE_HSTS_INCLUDE_SUBDOMAINS"] is False
+    assert settings["SECURE_HSTS_PRELOAD"] is False
+    assert settings["SESSION_COOKIE_SECURE"] is False
+    assert settings["CSRF_COOKIE_SECURE"] is False
+    assert settings["SECURE_PROXY_SSL_HEADER"] is None
+
+
+def test_each_https_setting_is_switched_by_the_variable_of_its_name(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    off = load_settings(
+        monkeypatch,
+        **PRODUCTION,
+        SECURE_SSL_REDIRECT="false",
+        SECURE_HSTS_SECONDS="0",
+        SECURE_HSTS_INCLUDE_SUBDOMAINS="false",
+        SECURE_HSTS_PRELOAD="false",
+        SESSION_COOKIE_SECURE="false",
+        CSRF_COOKIE_SECURE="false",
+        SECURE_PROXY_SSL_HEADER="false",
+    )
+    assert [off[name] for name in SECURITY_VARIABLES] == [
+        False,
+        0,
+        False,
+        False,
+        False,
+        False,
+        None,
+    ]
+    on = develop(
+        monkeypatch,
+        SECURE_SSL_REDIRECT="true",
+        SECURE_HSTS_SECONDS="3600",
+        SECURE_HSTS_INCLUDE_SUBDOMAINS="true",
+        SECURE_HSTS_PRELOAD="true",
+        SESSION_COOKIE_SECURE="true",
+        CSRF_COOKIE_SECURE="true",
+        SECURE_PROXY_SSL_HEADER="true",
+    )
+    assert [on[name] for name in SECURITY_VARIABLES] == [
+        True,
+        3600,
+        True,
+        True,
+        True,
+        True,
+        ("HTTP_X_FORWARDED_PROTO", "https"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("value", "setting"),
+    [
+        ("X-Forwarded-Proto,https", ("HTTP_X_FORWARDED_PROTO", "https")),
+        ("HTTP_X_FORWARDED_SSL, on", ("HTTP_X_FORWARDED_SSL", "on")),
+        ("x-scheme,https", ("HTTP_X_SCHEME", "https")),
+    ],
+)
+def test_the_proxy_header_is_named_as_sent_or_as_django_reads_it(
+    monkeypatch: pytest.MonkeyPatch, value: str, setting: tuple[str, str]
+) -> None:
+    settings = load_settings(monkeypatch, **PRODUCTION, SECURE_PROXY_SSL_HEADER=value)
+    assert settings["SECURE_PROXY_SSL_HEADER"] == setting
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "message"),
+    [
+        ("SECURE_HSTS_SECONDS", "a year", "SECURE_HSTS_SECONDS must be a whole number"),
+        ("SECURE_HSTS_SECONDS", "-1", "SECURE_HSTS_SECONDS must be a whole number"),
+        ("SECURE_SSL_REDIRECT", "maybe", "SECURE_SSL_REDIRECT must be true or false"),
+        ("SESSION_COOKIE_SECURE", "2", "SESSION_COOKIE_SECURE must be true or false"),
+        ("SECURE_PROXY_SSL_HEADER", "X-Forwarded-Proto", "SECURE_PROXY_SSL_HEADER must be"),
+        ("SECURE_PROXY_SSL_HEADER", ",https", "SECURE_PROXY_SSL_HEADER must be"),
+    ],
+)
+def test_a_bad_security_variable_is_refused_by_name(
+    monkeypatch: pytest.MonkeyPatch, name: str, value: str, message: str
+) -> None:
+    with pytest.raises(ImproperlyConfigured, match=message):
+        load_settings(monkeypatch, **PRODUCTION, **{name: value})
 
 
 def test_it_sends_email_to_the_console_unless_told_otherwise(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    mailers = load_settings(monkeypatch)["MAILERS"]
+    mailers = develop(monkeypatch)["MAILERS"]
     assert mailers["default"]["BACKEND"] == ("django.core.mail.backends.console.EmailBackend")
 
 
@@ -109,5 +245,5 @@ def test_tasks_go_to_the_interactive_queue_unless_sent_to_bulk(
 def test_the_lease_of_a_running_analysis_job_can_be_set_from_the_environment(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    assert load_settings(monkeypatch)["ANALYSIS_LEASE_SECONDS"] == 120
-    assert load_settings(monkeypatch, ANALYSIS_LEASE_SECONDS="5")["ANALYSIS_LEASE_SECONDS"] == 5
+    assert develop(monkeypatch)["ANALYSIS_LEASE_SECONDS"] == 120
+    assert develop(monkeypatch, ANALYSIS_LEASE_SECONDS="5")["ANALYSIS_LEASE_SECONDS"] == 5

@@ -73,6 +73,11 @@ def test_a_teacher_comments_on_a_students_hand_and_the_student_reads_it(
     note = mine.locator(".notification--new")
     expect(note).to_contain_text("mrsmith commented on your hand “Sunday game”, step 7")
     shoot(mine, artifacts, "comments-notifications")
+    # Opening the page left it unread; the button marks it read, in place.
+    expect(bell).to_be_visible()
+    mine.get_by_role("button", name="Mark all read").click()
+    expect(mine.locator(".notification--new")).to_have_count(0)
+    note = mine.locator(".notification")
     note.get_by_role("link").click()
     expect(mine).to_have_url(f"{live_server.url}/hands/{hand.pk}/?step=7#comments")
     expect(mine.locator(".replay-nav__where")).to_contain_text("Step 7 of 13")

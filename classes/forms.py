@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games.engine.rules import PRESET_LABELS, PRESETS
+from games.forms import CheckedTextForm
 from games.models import Hand
 from lessons.models import Lesson
 from lessons.quiz.skills import LEVELS, SKILLS
@@ -21,7 +22,7 @@ MAX_NEW_STUDENTS = 40
 DATETIME_WIDGET = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
 
 
-class ClassroomForm(forms.ModelForm):
+class ClassroomForm(CheckedTextForm, forms.ModelForm):
     class Meta:
         model = Classroom
         fields = ["name"]
@@ -85,7 +86,7 @@ class StudentAccountsForm(forms.Form):
         return names
 
 
-class PracticeSetForm(forms.ModelForm):
+class PracticeSetForm(CheckedTextForm, forms.ModelForm):
     class Meta:
         model = PracticeSet
         fields = ["title", "description"]
@@ -208,7 +209,7 @@ def item_form(kind: str, teacher: User, data: Any = None) -> ItemForm:
     return form_class(data, prefix=kind)
 
 
-class AssignmentForm(forms.Form):
+class AssignmentForm(CheckedTextForm, forms.Form):
     practice_set = forms.ModelChoiceField(
         queryset=PracticeSet.objects.none(), label="Practice set", empty_label=None
     )
@@ -270,7 +271,7 @@ class AssignmentForm(forms.Form):
         return cleaned
 
 
-class ReturnForm(forms.Form):
+class ReturnForm(CheckedTextForm, forms.Form):
     comment = forms.CharField(
         required=False,
         label="Comment for the student",

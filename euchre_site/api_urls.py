@@ -17,7 +17,7 @@ urlpatterns = [
     path("hands/<int:hand_id>/analysis", games_api.hand_analysis, name="hand_analysis"),
     path("quiz/skills", lessons_api.quiz_skills, name="quiz_skills"),
     path("quiz/next", lessons_api.quiz_next, name="quiz_next"),
-    path("quiz/<str:question_id>/answer", lessons_api.quiz_answer, name="quiz_answer"),
+    path("quiz/<slug:question_id>/answer", lessons_api.quiz_answer, name="quiz_answer"),
     path("lessons/", lessons_api.lessons, name="lessons"),
     path("lessons/<slug:slug>/", lessons_api.lesson, name="lesson"),
     path(

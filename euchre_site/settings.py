@@ -346,6 +346,12 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_SCHEMA_CLASS": "euchre_site.api.AutoSchema",
     "EXCEPTION_HANDLER": "euchre_site.api.exception_handler",
+    # JSON with its nesting bounded (a deep body is a 400, not a RecursionError).
+    "DEFAULT_PARSER_CLASSES": [
+        "euchre_site.parsers.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Euchre School API",

@@ -15,6 +15,7 @@ from accounts.models import User
 from notifications.models import Notification
 
 from .models import COMMENT_LENGTH, Hand, HandComment
+from .text import control_characters, describe
 
 EXCERPT = 80
 
@@ -45,6 +46,11 @@ def _checked_text(text: str) -> str:
     text = text.strip()
     if not text:
         raise CommentError("Write a comment first.")
+    found = control_characters(text, multiline=True)
+    if found:
+        raise CommentError(
+            f"A comment cannot hold control characters ({describe(found)}): remove them."
+        )
     if len(text) > COMMENT_LENGTH:
         raise CommentError(
             f"A comment has at most {COMMENT_LENGTH} characters (this one has {len(text)})."

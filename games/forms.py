@@ -5,11 +5,62 @@ from dataclasses import replace
 from typing import Any
 
 from django import forms
+from django.core.exceptions import ValidationError
+from django.core.validators import ProhibitNullCharactersValidator
+from django.utils.deconstruct import deconstructible
 
 from games.engine.rules import DEFAULT_PRESET, PRESET_LABELS, PRESETS, Points, Rules
 
 from .models import COMMENT_LENGTH, Level
+from .text import control_characters, describe
 from .uploads import MAX_UPLOAD_BYTES, ParsedUpload, decode_upload, parse_upload
+
+
+@deconstructible
+class ControlCharacterValidator:
+    """Refuses text holding a control character (a NUL, which PostgreSQL cannot store, an
+    escape…) or a lone surrogate; ``multiline`` allows tabs and line breaks. For Django's
+    forms and DRF's serializers alike."""
+
+    def __init__(self, *, multiline: bool = False) -> None:
+        self.multiline = multiline
+
+    def __call__(self, value: object) -> None:
+        found = control_characters(str(value), multiline=self.multiline)
+        if found:
+            some = "a control character" if len(found) == 1 else "control characters"
+            raise ValidationError(
+                f"This text holds {some} ({describe(found)}) that cannot be stored: "
+                f"remove {'it' if len(found) == 1 else 'them'}.",
+                code="control_characters",
+            )
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ControlCharacterValidator) and other.multiline == self.multiline
+
+    def __hash__(self) -> int:
+        return hash(self.multiline)
+
+
+def refuse_control_characters(field: forms.Field) -> None:
+    """Put the check on a text field (in place of Django's own NUL check, which it covers,
+    so that a NUL is not reported twice). A textarea's field may hold line breaks."""
+    multiline = isinstance(field.widget, forms.Textarea)
+    field.validators = [
+        v for v in field.validators if not isinstance(v, ProhibitNullCharactersValidator)
+    ]
+    field.validators.append(ControlCharacterValidator(multiline=multiline))
+
+
+class CheckedTextForm(forms.BaseForm):
+    """A form whose every text field refuses control characters, naming the field."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for field in self.fields.values():
+            if isinstance(field, forms.CharField):
+                refuse_control_characters(field)
+
 
 CUSTOM = "custom"
 OPTIONS = (
@@ -213,6 +264,11 @@ class UploadForm(forms.Form):
 
     upload: ParsedUpload | None = None
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The pasted text is read by the parsers, which name what is wrong in it.
+        refuse_control_characters(self.fields["title"])
+
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         text = data.get("text") or ""
@@ -319,17 +375,19 @@ class HandFilterForm(forms.Form):
         return {name: value for name, value in data.items() if value not in (None, "")}
 
 
-class CommentForm(forms.Form):
+class CommentForm(CheckedTextForm, forms.Form):
     """A comment on one decision of a hand; the view checks the step against the hand."""
 
     STEP_PROBLEM = "The page sent no decision to comment on: reload it and try again."
     step = forms.IntegerField(
         min_value=0,
+        max_value=10_000,
         widget=forms.HiddenInput,
         error_messages={
             "required": STEP_PROBLEM,
             "invalid": STEP_PROBLEM,
             "min_value": STEP_PROBLEM,
+            "max_value": STEP_PROBLEM,
         },
     )
     text = forms.CharField(

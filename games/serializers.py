@@ -4,17 +4,31 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.validators import ProhibitNullCharactersValidator
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
+from rest_framework.validators import ProhibitSurrogateCharactersValidator
 
 from analysis.models import AnalysisJob
 from analysis.serializers import AnalysisJobSerializer
 
-from .forms import SEAT_CHOICES
+from .forms import SEAT_CHOICES, ControlCharacterValidator
 from .links import hand_page_url
 from .models import Hand
 from .uploads import FORMATS, MAX_UPLOAD_BYTES
+
+
+class CheckedCharField(serializers.CharField):
+    """A text field that refuses control characters, naming them (in place of DRF's own
+    NUL and surrogate checks, which it covers, so that none is reported twice)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        theirs = (ProhibitNullCharactersValidator, ProhibitSurrogateCharactersValidator)
+        validators: list[Any] = getattr(self, "validators")  # noqa: B009 (DRF is untyped)
+        kept = [v for v in validators if not isinstance(v, theirs)]
+        self.validators = [*kept, ControlCharacterValidator()]
 
 
 class HandSerializer(serializers.ModelSerializer):
@@ -82,7 +96,7 @@ class HandUploadSerializer(serializers.Serializer):
         default="S",
         help_text="The uploader's seat in these hands.",
     )
-    title = serializers.CharField(required=False, allow_blank=True, max_length=200, default="")
+    title = CheckedCharField(required=False, allow_blank=True, max_length=200, default="")
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         given = [name for name in ("record", "records", "text") if name in attrs]

@@ -5,7 +5,9 @@ An upload is a JSON record, a JSON array of records, JSON Lines, the text notati
 (``games.engine.notation``) or an EGN match (``games.engine.egn``); :func:`detect_format`
 tells them apart. :func:`parse_upload` checks every hand and collects every problem, each
 naming the hand and the field it concerns, so that the page can show them all at once and
-store nothing unless every hand is valid.
+store nothing unless every hand is valid. A title read from the upload (a record's
+``title``, an EGN match's) is kept on one line without control characters
+(:func:`games.text.printable`): a NUL in it would not store.
 
 >>> upload = parse_upload('{"dealer": "W", "upcard": "TC", "hands": {}}')
 >>> upload.format, upload.ok
@@ -22,8 +24,11 @@ from typing import Any
 
 from games.engine.egn import read_egn
 from games.engine.errors import EgnError, RecordError, SourceError
+from games.engine.jsontext import deeper_than
+from games.engine.jsontext import loads as json_loads
 from games.engine.record import HandRecord, parse_record
 from games.engine.sources import read_text
+from games.text import printable
 
 __all__ = [
     "FORMATS",
@@ -146,8 +151,10 @@ def detect_format(text: str, filename: str = "") -> str:
         if filename.lower().endswith(suffix):
             return kind
     stripped = text.strip().lstrip("\ufeff")
+    if stripped[:1] in ("[", "{") and deeper_than(stripped) is not None:
+        return "json"  # which says how deep is too deep
     try:
-        whole = json.loads(stripped)
+        whole = json_loads(stripped)
     except json.JSONDecodeError:
         return "jsonl" if stripped.startswith("{") else "text"
     if isinstance(whole, dict) and "deals" in whole and whole.keys() & {"fileType", "metadata"}:
@@ -213,7 +220,13 @@ def _what_we_read(kind: str, error: SourceError) -> str:
 
 def _title_of(data: dict[str, Any]) -> str:
     title = data.get("title")
-    return title.strip()[:200] if isinstance(title, str) else ""
+    return _clean_title(title) if isinstance(title, str) else ""
+
+
+def _clean_title(title: str) -> str:
+    """A title read from the upload, as stored: control characters (a NUL, which
+    PostgreSQL refuses; an escape) made spaces, one line, at most 200 characters."""
+    return printable(title)[:200]
 
 
 def _check(index: int, label: str, data: object, title: str = "") -> ParsedHand:
@@ -231,15 +244,16 @@ def _parse_egn(text: str) -> ParsedUpload:
         unreadable = UploadError("", "", f"not a readable EGN file: {error}")
         return ParsedUpload("egn", problems=(unreadable,))
     hands = []
+    match_title = _clean_title(match.title)
     for i, deal in enumerate(match.deals):
         label = f"Deal {deal.number}"
-        title = f"{match.title}, deal {deal.number}" if match.title else label
+        title = f"{match_title}, deal {deal.number}" if match_title else label
         if deal.error is not None:
             unread = UploadError(label, deal.error.where, deal.error.problem)
             hands.append(ParsedHand(i, label, None, unread, title))
         else:
             hands.append(_check(i, label, deal.record, title))
-    return ParsedUpload("egn", tuple(hands), title=match.title, notes=match.notes)
+    return ParsedUpload("egn", tuple(hands), title=match_title, notes=match.notes)
 
 
 def parse_records(values: list[Any]) -> ParsedUpload:

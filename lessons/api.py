@@ -23,9 +23,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts.limits import limit_person
+from games.engine.errors import shown
 
 from .content import answer_for, explain
-from .models import AlreadyAnswered, Lesson, QuizQuestion, ReviewItem
+from .models import UNANSWERED_LIFETIME, AlreadyAnswered, Lesson, QuizQuestion, ReviewItem
 from .progress import course_progress, record_solved, skill_mastery, solved_steps
 from .quiz.grading import AnswerError
 from .quiz.question import QuizError
@@ -126,7 +127,7 @@ def lesson_answer(request: Request, slug: str, number: int) -> Response:
         raise ValidationError({"answer": "this exercise has one answer"})
     unknown = [g for g in given if g not in step["choices"]]
     if unknown:
-        raise ValidationError({"answer": f"{unknown[0]!r} is not one of the choices"})
+        raise ValidationError({"answer": f"{shown(unknown[0])} is not one of the choices"})
     right = answer_for(step["exercise"])
     correct = set(given) == right
     if correct:
@@ -180,7 +181,9 @@ def quiz_skills(request: Request) -> Response:
 @extend_schema(
     summary="A new question",
     description="Generates a question of the skill; the same seed and level give the same "
-    "question. The answer is never in the reply.",
+    "question, and every request a new `id`, answerable once. A question not answered "
+    f"within {UNANSWERED_LIFETIME.total_seconds() / 3600:.0f} hours is forgotten. The answer "
+    "is never in the reply.",
     parameters=[
         OpenApiParameter("skill", str, required=True, enum=list(SKILLS)),
         OpenApiParameter("seed", int, description=f"0 to {MAX_SEED}; random when left out"),
@@ -222,7 +225,11 @@ def quiz_next(request: Request) -> Response:
 def quiz_answer(request: Request, question_id: str) -> Response:
     question = QuizQuestion.objects.filter(public_id=question_id).first()
     if question is None:
-        raise NotFound(f"No question has the id {question_id!r}.")
+        raise NotFound(
+            f"No question has the id {shown(question_id)}: a question left unanswered for "
+            f"{UNANSWERED_LIFETIME.total_seconds() / 3600:.0f} hours is forgotten. Ask GET "
+            "/api/v1/quiz/next for another."
+        )
     body = AnswerSerializer(data=request.data)
     body.is_valid(raise_exception=True)
     user = request.user if request.user.is_authenticated else None

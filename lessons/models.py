@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
@@ -202,11 +203,20 @@ class SkillProgress:
     """Right answers in a row, up to the latest answer."""
 
 
+UNANSWERED_LIFETIME = timedelta(hours=24)
+"""How long a question served but never answered is kept (so that its ``id`` can still be
+answered); after that :meth:`QuizQuestionQuerySet.prune` forgets it. Answered questions are
+kept for good: they are the learner's progress."""
+
+
 class QuizQuestionQuerySet(models.QuerySet["QuizQuestion"]):
     def create_generated(self, skill: str, seed: int, level: int) -> QuizQuestion:
-        """Generate the question of ``skill`` for ``seed`` and ``level`` and store it.
-        Raises :class:`~lessons.quiz.question.QuizError` for a bad skill, seed or level."""
+        """Generate the question of ``skill`` for ``seed`` and ``level`` and store it, first
+        forgetting the questions left unanswered too long (:meth:`prune`), so that serving
+        questions leaves no row behind for ever. Raises
+        :class:`~lessons.quiz.question.QuizError` for a bad skill, seed or level."""
         question = generate(skill, seed, level)
+        self.prune()
         return self.create(
             skill=question.skill,
             kind=question.kind,
@@ -215,6 +225,13 @@ class QuizQuestionQuerySet(models.QuerySet["QuizQuestion"]):
             payload=question.payload(),
             grading=question.grading.to_json(),
         )
+
+    def prune(self) -> int:
+        """Delete the questions served more than :data:`UNANSWERED_LIFETIME` ago and never
+        answered; return how many. Cheap when there are none (a partial index)."""
+        cutoff = timezone.now() - UNANSWERED_LIFETIME
+        deleted, _ = self.filter(answered_at__isnull=True, created__lt=cutoff).delete()
+        return deleted
 
     def answered_by_user(self, user: User) -> QuizQuestionQuerySet:
         return self.filter(answered_by=user, answered_at__isnull=False)
@@ -263,7 +280,14 @@ class QuizQuestion(models.Model):
     objects = QuizQuestionQuerySet.as_manager()
 
     class Meta:
-        indexes = [models.Index(fields=["answered_by", "skill", "answered_at"])]
+        indexes = [
+            models.Index(fields=["answered_by", "skill", "answered_at"]),
+            models.Index(
+                fields=["created"],
+                name="quizquestion_unanswered",
+                condition=models.Q(answered_at__isnull=True),
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.public_id} ({self.skill}, {self.kind})"

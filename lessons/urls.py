@@ -12,7 +12,7 @@ urlpatterns = [
     path("practice/mistakes/", views.practice_mistakes, name="practice_mistakes"),
     path("progress/", views.progress, name="progress"),
     path("practice/<slug:skill>/", views.practice_question, name="practice_question"),
-    path("practice/q/<str:public_id>/answer", views.practice_answer, name="practice_answer"),
+    path("practice/q/<slug:public_id>/answer", views.practice_answer, name="practice_answer"),
     path("<slug:slug>/", views.lesson, name="lesson"),
     path("<slug:slug>/<int:number>/answer", views.answer, name="answer"),
 ]

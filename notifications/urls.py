@@ -6,4 +6,5 @@ app_name = "notifications"
 
 urlpatterns = [
     path("", views.index, name="index"),
+    path("read/", views.mark_read, name="mark_read"),
 ]

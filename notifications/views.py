@@ -1,7 +1,9 @@
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
+from django.core.paginator import Page, Paginator
 from django.http import HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.views.decorators.http import require_POST
 
 from accounts.http import SignedInRequest
 
@@ -10,17 +12,47 @@ from .models import Notification
 PER_PAGE = 30
 
 
+def _page(request: SignedInRequest, number: str | int | None) -> Page[Notification]:
+    return Paginator(Notification.objects.for_user(request.user), PER_PAGE).get_page(number)
+
+
+def _context(page: Page[Notification]) -> dict[str, object]:
+    shown = list(page.object_list)
+    return {
+        "page": page,
+        "shown": shown,
+        "new": {n.pk for n in shown if not n.read},
+        "newest": max((n.pk for n in shown), default=0),
+    }
+
+
 @login_required
 def index(request: SignedInRequest) -> HttpResponse:
-    """The user's notifications, newest first. Those shown are marked read (the nav's
-    count drops at once) but still stand out on this page as new."""
-    page = Paginator(Notification.objects.for_user(request.user), PER_PAGE).get_page(
-        request.GET.get("page")
+    """The user's notifications, newest first, the unread ones marked new. Reading the page
+    changes nothing: its "Mark all read" form does that (:func:`mark_read`)."""
+    page = _page(request, request.GET.get("page"))
+    return render(request, "notifications/index.html", _context(page))
+
+
+@require_POST
+@login_required
+def mark_read(request: SignedInRequest) -> HttpResponse:
+    """Mark the user's notifications read, up to ``until`` (the newest one the page showed,
+    so that one arriving meanwhile stays new). htmx gets the list and the nav's count back
+    (out of band); a plain form is sent back to the page."""
+    mine = Notification.objects.for_user(request.user).unread()
+    until = request.POST.get("until", "")
+    if until.isdigit() and len(until) <= 18:
+        mine = mine.filter(pk__lte=int(until))
+    mine.update(read=True)
+    if not request.htmx:
+        return redirect("notifications:index")
+    context = _context(_page(request, 1))
+    unread = Notification.objects.for_user(request.user).unread().count()
+    nav = render_to_string(
+        "notifications/_nav_link.html",
+        {"oob": True, "unread_notifications": unread},
+        request=request,
     )
-    shown = list(page.object_list)
-    new = {n.pk for n in shown if not n.read}
-    response = render(
-        request, "notifications/index.html", {"page": page, "shown": shown, "new": new}
-    )
-    Notification.objects.filter(pk__in=new).update(read=True)
-    return response
+    page = render_to_string("notifications/index.html#list", context, request=request)
+    return HttpResponse(page + nav)

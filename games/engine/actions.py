@@ -16,7 +16,7 @@ games.engine.errors.ActionError: action 'name X': unknown suit 'X' (expected S, 
 from __future__ import annotations
 
 from .cards import parse_card, parse_suit
-from .errors import ActionError, CardError
+from .errors import ActionError, CardError, shown
 from .hand import NT, Action, Call, Discard, FarmerRedeal, FarmerSwap, Play, Strain
 
 __all__ = ["format_action", "parse_action"]
@@ -48,7 +48,7 @@ def _strain(text: str) -> Strain:
 def parse_action(text: object) -> Action:
     """Read the text :func:`format_action` writes; raises :class:`ActionError`."""
     if not isinstance(text, str) or not text.strip():
-        raise ActionError("", f"expected an action such as 'play JH', got {text!r}")
+        raise ActionError("", f"expected an action such as 'play JH', got {shown(text)}")
     words = text.split()
     head, rest = words[0], words[1:]
     alone = bool(rest) and rest[-1] == "alone"
@@ -73,5 +73,5 @@ def parse_action(text: object) -> Action:
         if head == "farmer_redeal" and not rest and not alone:
             return FarmerRedeal()
     except CardError as error:
-        raise ActionError(f"action {text!r}", error.problem) from None
-    raise ActionError("", f"unknown action {text!r}")
+        raise ActionError(f"action {shown(text)}", error.problem) from None
+    raise ActionError("", f"unknown action {shown(text)}")

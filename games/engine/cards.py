@@ -19,7 +19,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 
-from .errors import CardError
+from .errors import CardError, shown
 
 __all__ = [
     "ALL_CARDS",
@@ -159,10 +159,10 @@ def parse_card(text: object) -> Card:
     (TD, AS)
     """
     if not isinstance(text, str):
-        raise CardError("", f"expected a card such as 'JH', got {text!r}")
+        raise CardError("", f"expected a card such as 'JH', got {shown(text)}")
     card = _BY_TEXT.get(_normalise(text))
     if card is None:
-        raise CardError("", f"unknown card {text!r}")
+        raise CardError("", f"unknown card {shown(text)}")
     return card
 
 
@@ -199,7 +199,7 @@ def parse_suit(text: object) -> Suit:
         suit = _SUIT_WORDS.get(key)
         if suit is not None:
             return suit
-    raise CardError("", f"unknown suit {text!r} (expected S, H, D or C)")
+    raise CardError("", f"unknown suit {shown(text)} (expected S, H, D or C)")
 
 
 class Bower(enum.Enum):
@@ -334,7 +334,7 @@ def parse_seat(text: object) -> Seat:
         for seat in Seat:
             if key in (seat.value, seat.word.upper()):
                 return seat
-    raise CardError("", f"unknown seat {text!r} (expected N, E, S or W)")
+    raise CardError("", f"unknown seat {shown(text)} (expected N, E, S or W)")
 
 
 def sort_cards(cards: list[Card | None]) -> list[Card | None]:

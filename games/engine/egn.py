@@ -49,10 +49,11 @@ from .cards import (
     power,
     sort_cards,
 )
-from .errors import CardError, EgnError, EgnWriteError, RecordError
+from .errors import CardError, EgnError, EgnWriteError, RecordError, shown
 from .hand import NT, Strain
+from .jsontext import loads as json_loads
 from .record import FORMAT, HandRecord, parse_record, played_at
-from .rules import Points, Rules
+from .rules import MAX_POINTS, MAX_TARGET, Points, Rules
 
 __all__ = [
     "EgnAnnotation",
@@ -156,10 +157,10 @@ def read_egn(source: str | bytes | dict[str, Any]) -> EgnMatch:
     notes: list[str] = []
     file_type = _get(data, "fileType", "file_type")
     if file_type is not None and file_type != "Euchre Game Notation":
-        raise EgnError("fileType", f"expected 'Euchre Game Notation', got {file_type!r}")
+        raise EgnError("fileType", f"expected 'Euchre Game Notation', got {shown(file_type)}")
     version = data.get("version")
     if version is not None and not str(version).startswith("1."):
-        notes.append(f"version {version!r} is not a 1.x EGN version; read as 1.x")
+        notes.append(f"version {shown(version)} is not a 1.x EGN version; read as 1.x")
     metadata = data.get("metadata", {})
     if not isinstance(metadata, dict):
         raise EgnError("metadata", "expected an object")
@@ -222,13 +223,15 @@ def _trick_of(error: RecordError, deal: EgnDeal) -> str:
 def _load_json(source: str | bytes | dict[str, Any]) -> dict[str, Any]:
     if isinstance(source, dict):
         return source
+    if not isinstance(source, (str, bytes)):
+        raise EgnError("", f"an EGN file is a JSON object, got {type(source).__name__}")
     if isinstance(source, bytes):
         try:
             source = source.decode("utf-8-sig")
         except UnicodeDecodeError as error:
             raise EgnError("", f"not UTF-8 text: {error}") from None
     try:
-        data = json.loads(source.lstrip("\ufeff"))
+        data = json_loads(source.lstrip("\ufeff"))
     except json.JSONDecodeError as error:
         raise EgnError("", f"not valid JSON: {error.msg} (line {error.lineno})") from None
     if not isinstance(data, dict):
@@ -275,7 +278,7 @@ def _score(value: object) -> tuple[int, int]:
         and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
     ):
         return (cast(int, value[0]), cast(int, value[1]))
-    raise EgnError("metadata.initialScore", f"expected [NS score, EW score], got {value!r}")
+    raise EgnError("metadata.initialScore", f"expected [NS score, EW score], got {shown(value)}")
 
 
 # -- the ruleset ------------------------------------------------------------------------------
@@ -319,15 +322,15 @@ def _rules(ruleset: dict[str, Any], notes: list[str]) -> tuple[dict[str, Any], s
         if key in _BOOL_OPTIONS:
             rules[_BOOL_OPTIONS[key]] = _bool(field, value)
         elif key == "loner_lead":
-            if value not in _LONE_LEADS:
+            if not isinstance(value, str) or value not in _LONE_LEADS:
                 raise EgnError(
-                    field, f"expected 'LEFT_OF_DEALER' or 'LEFT_OF_LONER', got {value!r}"
+                    field, f"expected 'LEFT_OF_DEALER' or 'LEFT_OF_LONER', got {shown(value)}"
                 )
             rules["lone_lead"] = _LONE_LEADS[value]
         elif key in _SCORE_OPTIONS:
-            points[_SCORE_OPTIONS[key]] = _int(field, value)
+            points[_SCORE_OPTIONS[key]] = _int(field, value, MAX_POINTS)
         elif key == "winning_score":
-            target = _int(field, value)
+            target = _int(field, value, MAX_TARGET)
             if target > 0:
                 rules["target"] = target
             else:
@@ -357,13 +360,15 @@ def _rules(ruleset: dict[str, Any], notes: list[str]) -> tuple[dict[str, Any], s
 def _bool(field: str, value: object) -> bool:
     if isinstance(value, bool):
         return value
-    raise EgnError(field, f"expected true or false, got {value!r}")
+    raise EgnError(field, f"expected true or false, got {shown(value)}")
 
 
-def _int(field: str, value: object) -> int:
+def _int(field: str, value: object, maximum: int | None = None) -> int:
     if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        if maximum is not None and value > maximum:
+            raise EgnError(field, f"expected a whole number from 0 to {maximum}, got {value}")
         return value
-    raise EgnError(field, f"expected a whole number, got {value!r}")
+    raise EgnError(field, f"expected a whole number, got {shown(value)}")
 
 
 # -- cards ------------------------------------------------------------------------------------
@@ -375,13 +380,13 @@ def _card(value: object, where: str, strain: Strain | None = None) -> Card | Non
     ``N`` is the nine; ``R`` and ``L`` are the bowers of ``strain``.
     """
     if not isinstance(value, str):
-        raise EgnError(where, f"expected a card such as 'Jd', got {value!r}")
+        raise EgnError(where, f"expected a card such as 'Jd', got {shown(value)}")
     text = value.strip()
     if text in ("", UNKNOWN):
         return None
     if text in ("R", "L"):
         if not isinstance(strain, Suit):
-            raise EgnError(where, f"{text!r} is a bower, but there is no trump suit")
+            raise EgnError(where, f"{shown(text)} is a bower, but there is no trump suit")
         return parse_card("J" + (strain if text == "R" else strain.same_colour).value)
     if text == "B":
         raise EgnError(where, "the Joker ('B') is not supported")
@@ -391,17 +396,17 @@ def _card(value: object, where: str, strain: Strain | None = None) -> Card | Non
             return None
         if suit in "tng":
             raise EgnError(
-                where, f"{text!r} uses a generic suit (t, n, g); only real suits are supported"
+                where, f"{shown(text)} uses a generic suit (t, n, g); only real suits are supported"
             )
         if rank in "78":
-            raise EgnError(where, f"{text!r} is not in the 24-card deck (9 up)")
+            raise EgnError(where, f"{shown(text)} is not in the 24-card deck (9 up)")
         if rank in "Nn":
             text = "9" + suit
     try:
         return parse_card(text)
     except CardError:
         raise EgnError(
-            where, f"unknown card {value!r} (expected a rank 9/N T J Q K A and a suit s h d c)"
+            where, f"unknown card {shown(value)} (expected a rank 9/N T J Q K A and a suit s h d c)"
         ) from None
 
 
@@ -447,7 +452,7 @@ def _convert(
     number = deal.get("dealNumber")
     if number != n:
         context.notes.append(
-            f"deal {n}: dealNumber is {number!r}; deals are numbered by their position"
+            f"deal {n}: dealNumber is {shown(number)}; deals are numbered by their position"
         )
     if deal.get("alternativeLines"):
         lines = len(cast(list[Any], deal["alternativeLines"]))
@@ -463,7 +468,7 @@ def _convert(
         or isinstance(dealer_index, bool)
         or not (0 <= dealer_index <= 3)
     ):
-        raise EgnError("", f"initialState.dealer: expected a seat 0-3, got {dealer_index!r}")
+        raise EgnError("", f"initialState.dealer: expected a seat 0-3, got {shown(dealer_index)}")
     dealer = _SEATS[dealer_index]
     upcard = _card(_get(state, "upCard", "up_card"), "initialState.upCard")
     if upcard is None:
@@ -528,7 +533,7 @@ def _build(
     initial_lead = _get(play_phase or {}, "initialLead", "initial_lead")
     if initial_lead is not None:
         if not isinstance(initial_lead, int) or not 0 <= initial_lead <= 3:
-            raise EgnError("", f"initialLead: expected a seat 0-3, got {initial_lead!r}")
+            raise EgnError("", f"initialLead: expected a seat 0-3, got {shown(initial_lead)}")
         if _SEATS[initial_lead] is not lead:
             raise EgnError(
                 "",
@@ -593,7 +598,7 @@ def _phases(deal: dict[str, Any]) -> tuple[dict[str, Any] | None, dict[str, Any]
                 raise EgnError("", "two TRICK_PLAY phases")
             play = phase
         else:
-            raise EgnError("", f"phases[{i}]: unknown phase type {kind!r}")
+            raise EgnError("", f"phases[{i}]: unknown phase type {shown(kind)}")
     if play is not None and bidding is None:
         raise EgnError("", "a TRICK_PLAY phase without a EUCHRE_BIDDING phase")
     if bidding is not None and _get(bidding, "cardExchanges", "card_exchanges"):
@@ -608,7 +613,7 @@ def _flag(phase: dict[str, Any] | None, field: str) -> bool:
     if value is None:
         return False
     if not isinstance(value, bool):
-        raise EgnError("", f"{field}.isAlone: expected true or false, got {value!r}")
+        raise EgnError("", f"{field}.isAlone: expected true or false, got {shown(value)}")
     return value
 
 
@@ -630,9 +635,9 @@ def _bidding(
     for i, call in enumerate(calls):
         where = f"call {i + 1} ({seat})"
         if maker is not None:
-            raise EgnError(where, f"{call!r} comes after {maker} made trump")
+            raise EgnError(where, f"{shown(call)} comes after {maker} made trump")
         if not isinstance(call, str):
-            raise EgnError(where, f"expected a call such as 'Pass', got {call!r}")
+            raise EgnError(where, f"expected a call such as 'Pass', got {shown(call)}")
         word = call.strip().lower()
         first_round = i < 4
         if word == "pass":
@@ -653,18 +658,24 @@ def _bidding(
             raise EgnError(where, "the call is unknown ('x'), so the trump suit is not known")
         elif first_round and word in ("s", "h", "d", "c", "n"):
             raise EgnError(
-                where, f"{call!r} names a suit in the first round; expected 'Order' or 'Pass'"
+                where, f"{shown(call)} names a suit in the first round; expected 'Order' or 'Pass'"
             )
         elif not first_round and word in (*_ORDER_CALLS, "alone"):
-            raise EgnError(where, f"{call!r} in the second round; expected a suit letter or 'Pass'")
+            raise EgnError(
+                where, f"{shown(call)} in the second round; expected a suit letter or 'Pass'"
+            )
         else:
-            raise EgnError(where, f"unknown call {call!r} (expected Pass, Order, s, h, d, c or n)")
+            raise EgnError(
+                where, f"unknown call {shown(call)} (expected Pass, Order, s, h, d, c or n)"
+            )
         seat = seat.next
     defender: Seat | None = None
     raw_defender = _get(phase, "aloneDefender", "alone_defender") if phase is not None else None
     if raw_defender is not None and raw_defender != -1:
         if not isinstance(raw_defender, int) or not 0 <= raw_defender <= 3:
-            raise EgnError("", f"aloneDefender: expected a seat 0-3 or -1, got {raw_defender!r}")
+            raise EgnError(
+                "", f"aloneDefender: expected a seat 0-3 or -1, got {shown(raw_defender)}"
+            )
         defender = _SEATS[raw_defender]
     complete = maker is not None
     return _Bidding(auction, strain, maker, alone and complete, defender, ordered_up, complete)
@@ -688,7 +699,7 @@ def _tricks(play: dict[str, Any] | None, strain: Strain | None) -> list[list[Car
             card = _card(text, where, strain)
             if card is None:
                 raise EgnError(
-                    where, f"card {i + 1} is unknown ({text!r}); played cards must be known"
+                    where, f"card {i + 1} is unknown ({shown(text)}); played cards must be known"
                 )
             cards.append(card)
         out.append(cards)
@@ -844,7 +855,7 @@ def _kitty(state: dict[str, Any], strain: Strain | None) -> list[Card | None]:
     if value is None:
         return [None, None, None]
     if not isinstance(value, list) or len(value) != 3:
-        raise EgnError("", f"initialState.kitty: expected three cards, got {value!r}")
+        raise EgnError("", f"initialState.kitty: expected three cards, got {shown(value)}")
     return [_card(c, "initialState.kitty", strain) for c in value]
 
 
@@ -995,7 +1006,9 @@ def _annotations(
             cast(dict[str, Any], value).items(), key=lambda kv: (len(kv[0]), kv[0])
         ):
             if not key.isdigit():
-                context.notes.append(f"deal {n}: {kind} annotation key {key!r} is not an index")
+                context.notes.append(
+                    f"deal {n}: {kind} annotation key {shown(key)} is not an index"
+                )
                 continue
             index = int(key)
             if index >= size:

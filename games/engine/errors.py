@@ -21,6 +21,8 @@ True
 
 from __future__ import annotations
 
+import reprlib
+
 __all__ = [
     "ActionError",
     "CardError",
@@ -32,7 +34,23 @@ __all__ = [
     "RecordError",
     "RuleError",
     "SourceError",
+    "shown",
 ]
+
+
+_SHOWN = reprlib.Repr(maxlevel=3, maxdict=8, maxlist=8, maxstring=60, maxother=60, maxlong=60)
+
+
+def shown(value: object) -> str:
+    """``repr(value)`` for a message, cut short: a megabyte of text, or JSON nested a
+    thousand deep, is quoted by its first characters and levels, never whole.
+
+    >>> shown("JH"), shown("x" * 1000)[:12], len(shown("x" * 1000)) <= 60
+    ("'JH'", "'xxxxxxxxxxx", True)
+    >>> shown([[[[["deep"]]]]])
+    '[[[[...]]]]'
+    """
+    return _SHOWN.repr(value)
 
 
 class EuchreError(ValueError):

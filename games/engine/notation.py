@@ -154,8 +154,9 @@ from .cards import (
     parse_seat,
     parse_suit,
 )
-from .errors import CardError, NotationError, RecordError, RuleError
+from .errors import CardError, NotationError, RecordError, RuleError, shown
 from .hand import Call, HandState, Phase
+from .jsontext import loads as json_loads
 from .record import FORMAT, HandRecord, parse_record, played_at
 from .rules import PRESETS, Points, Rules, format_rules, parse_rules
 
@@ -366,7 +367,7 @@ def _read_tag(line: _Line) -> _Tag:
     match = _TAG_LINE.fullmatch(line.text)
     if match is None:
         raise NotationError(
-            _line(line.number), f'malformed tag {line.text!r}: expected [Name "value"]'
+            _line(line.number), f'malformed tag {shown(line.text)}: expected [Name "value"]'
         )
     raw_name, raw_value = match.groups()
     name = _TAG_NAMES.get(_key(raw_name))
@@ -374,7 +375,7 @@ def _read_tag(line: _Line) -> _Tag:
         known = {n.lower(): n for n in _TAG_ORDER}
         close = difflib.get_close_matches(raw_name.lower(), known, n=1)
         hint = f" (did you mean [{known[close[0]]}]?)" if close else ""
-        raise NotationError(_line(line.number), f"unknown tag {raw_name!r}{hint}")
+        raise NotationError(_line(line.number), f"unknown tag {shown(raw_name)}{hint}")
     if raw_value.startswith('"'):
         quoted = _QUOTED.fullmatch(raw_value)
         if quoted is None:
@@ -485,7 +486,9 @@ def _read_cards(tag: _Tag) -> list[str]:
 def _read_one_card(tag: _Tag) -> str:
     tokens = _tokens(tag.value)
     if len(tokens) != 1:
-        raise NotationError(_line(tag.line), f"[{tag.name}]: expected one card, got {tag.value!r}")
+        raise NotationError(
+            _line(tag.line), f"[{tag.name}]: expected one card, got {shown(tag.value)}"
+        )
     return _read_card(tag.line, f"[{tag.name}]", tokens[0])
 
 
@@ -495,12 +498,12 @@ def _read_farmer(tag: _Tag) -> dict[str, Any]:
     try:
         seat = parse_seat(tokens[0] if tokens else "")
     except CardError:
-        raise NotationError(_line(tag.line), f"[Farmer]: {shape}, got {tag.value!r}") from None
+        raise NotationError(_line(tag.line), f"[Farmer]: {shape}, got {shown(tag.value)}") from None
     rest = tokens[1:]
     if [t.lower() for t in rest] == ["redeal"]:
         return {"seat": seat.value, "redeal": True}
     if not rest:
-        raise NotationError(_line(tag.line), f"[Farmer]: {shape}, got {tag.value!r}")
+        raise NotationError(_line(tag.line), f"[Farmer]: {shape}, got {shown(tag.value)}")
     return {"seat": seat.value, "cards": [_read_card(tag.line, "[Farmer]", t) for t in rest]}
 
 
@@ -508,7 +511,7 @@ def _read_rules_tag(tag: _Tag) -> dict[str, Any]:
     value = tag.value.strip()
     if value.startswith("{"):
         try:
-            options = json.loads(value)  # text opening with "{" is an object or no JSON
+            options = json_loads(value)  # text opening with "{" is an object or no JSON
         except json.JSONDecodeError as error:
             raise NotationError(_line(tag.line), f"[Rules]: not valid JSON: {error.msg}") from None
     else:
@@ -522,17 +525,28 @@ def _read_rules_tag(tag: _Tag) -> dict[str, Any]:
     return cast(dict[str, Any], options)
 
 
+_MAX_DIGITS = 9
+"""The longest number a rules tag reads; the rules check its range (a target of 1 to 100),
+and a longer one is refused before Python turns thousands of digits into an int."""
+
+
 def _read_option(tag: _Tag, name: str) -> Any:
     kind = _RULE_TYPES[name]
     text = tag.value.strip()
     where = f"[{tag.name}]"
     if kind is bool:
         if text.lower() not in _BOOLEANS:
-            raise NotationError(_line(tag.line), f"{where}: expected yes or no, got {text!r}")
+            raise NotationError(_line(tag.line), f"{where}: expected yes or no, got {shown(text)}")
         return _BOOLEANS[text.lower()]
     if kind is int:
         if not re.fullmatch(r"[-+]?\d+", text):
-            raise NotationError(_line(tag.line), f"{where}: expected a whole number, got {text!r}")
+            raise NotationError(
+                _line(tag.line), f"{where}: expected a whole number, got {shown(text)}"
+            )
+        if len(text.lstrip("+-")) > _MAX_DIGITS:
+            raise NotationError(
+                _line(tag.line), f"{where}: {shown(text)} is far too large a number"
+            )
         number = int(text)
         try:
             parse_rules({name: number})
@@ -541,12 +555,19 @@ def _read_option(tag: _Tag, name: str) -> Any:
             raise NotationError(_line(tag.line), f"{where}: {problem}") from None
         return number
     if kind is Points:
-        return _read_points(tag)
+        points = _read_points(tag)
+        try:
+            parse_rules({"points": points})
+        except RuleError as error:
+            raise NotationError(_line(tag.line), f"[{tag.name}]: {error.problem}") from None
+        return points
     choices = cast(tuple[str, ...], get_args(kind))
     choice = re.sub(r"[-\s]", "_", text.lower())
     if choice not in choices:
         listed = ", ".join(c.replace("_", "-") for c in choices)
-        raise NotationError(_line(tag.line), f"{where}: expected one of {listed}, got {text!r}")
+        raise NotationError(
+            _line(tag.line), f"{where}: expected one of {listed}, got {shown(text)}"
+        )
     return choice
 
 
@@ -558,20 +579,20 @@ def _read_points(tag: _Tag) -> dict[str, int]:
             _line(tag.line), "[Points]: expected points such as 'march 3, euchre 2'"
         )
     for item in items:
-        match = re.fullmatch(r"([A-Za-z][A-Za-z _-]*?)\s*[:=]?\s*(\d+)", item)
+        match = re.fullmatch(rf"([A-Za-z][A-Za-z _-]*?)\s*[:=]?\s*(\d{{1,{_MAX_DIGITS}}})", item)
         if match is None:
             raise NotationError(
                 _line(tag.line),
-                f"[Points]: expected a name and a number such as 'march 3', got {item!r}",
+                f"[Points]: expected a name and a number such as 'march 3', got {shown(item)}",
             )
         name = re.sub(r"[-\s]", "_", match[1].lower())
         if name not in _POINT_NAMES:
             listed = ", ".join(n.replace("_", "-") for n in _POINT_NAMES)
             raise NotationError(
-                _line(tag.line), f"[Points]: unknown points {match[1]!r} (known: {listed})"
+                _line(tag.line), f"[Points]: unknown points {shown(match[1])} (known: {listed})"
             )
         if name in points:
-            raise NotationError(_line(tag.line), f"[Points]: {match[1]!r} is given twice")
+            raise NotationError(_line(tag.line), f"[Points]: {shown(match[1])} is given twice")
         points[name] = int(match[2])
     return points
 
@@ -586,7 +607,7 @@ def _read_calls(line: _Line) -> list[dict[str, Any]]:
         except CardError:
             raise NotationError(
                 _line(line.number),
-                f"expected a seat (N, E, S or W) before a call, got {tokens[i]!r}",
+                f"expected a seat (N, E, S or W) before a call, got {shown(tokens[i])}",
             ) from None
         i += 1
         if i == len(tokens):
@@ -605,14 +626,14 @@ def _read_call(number: int, seat: Seat, tokens: list[str], i: int) -> tuple[dict
     if kind is None:
         if _key(word) in _NAME_WORDS:
             if i == len(tokens):
-                raise NotationError(_line(number), f"{seat} names no suit after {word!r}")
+                raise NotationError(_line(number), f"{seat} names no suit after {shown(word)}")
             word = tokens[i]
             i += 1
         suit = _read_strain(word)
         if suit is None:
             raise NotationError(
                 _line(number),
-                f"unknown call {word!r} by {seat} "
+                f"unknown call {shown(word)} by {seat} "
                 "(expected pass, order-up, a suit, NT or defend-alone)",
             )
         call.update(call="name", suit=suit, alone=False)
@@ -647,7 +668,7 @@ def _read_trick(line: _Line) -> _Trick:
     except CardError:
         raise NotationError(
             _line(line.number),
-            f"a trick line begins with the seat that leads, then ':', got {leader_text!r}",
+            f"a trick line begins with the seat that leads, then ':', got {shown(leader_text)}",
         ) from None
     tokens = _tokens(rest)
     if not tokens:

@@ -31,7 +31,7 @@ from .cards import (
     parse_suit,
     sort_cards,
 )
-from .errors import CardError, IllegalActionError, RecordError, RuleError
+from .errors import CardError, IllegalActionError, RecordError, RuleError, shown
 from .hand import (
     NT,
     Call,
@@ -44,6 +44,7 @@ from .hand import (
     Play,
     Strain,
 )
+from .jsontext import loads as json_loads
 from .rules import Rules, format_rules, parse_rules
 
 __all__ = [
@@ -201,7 +202,9 @@ def _parse_hands(value: object) -> dict[Seat, list[Card | None]]:
         try:
             seat = parse_seat(key)
         except CardError:
-            raise RecordError("hands", f"unknown seat {key!r} (expected N, E, S or W)") from None
+            raise RecordError(
+                "hands", f"unknown seat {shown(key)} (expected N, E, S or W)"
+            ) from None
         if seat in hands:
             raise RecordError("hands", f"seat {seat} is given twice")
         if isinstance(cards, str):
@@ -259,11 +262,11 @@ def _parse_call(i: int, value: object, default_seat: Seat | None) -> tuple[Seat,
     if isinstance(value, str):
         value = {"call": value}
     if not isinstance(value, dict):
-        raise RecordError(field, f"expected a call object, got {value!r}")
+        raise RecordError(field, f"expected a call object, got {shown(value)}")
     entry = cast(dict[str, Any], value)
     for key in entry:
         if key not in ("seat", "call", "suit", "alone"):
-            raise RecordError(field, f"unknown field {key!r} in a call")
+            raise RecordError(field, f"unknown field {shown(key)} in a call")
     if "seat" in entry:
         try:
             seat = parse_seat(entry["seat"])
@@ -278,13 +281,13 @@ def _parse_call(i: int, value: object, default_seat: Seat | None) -> tuple[Seat,
     if kind is None:
         raise RecordError(
             f"{field}.call",
-            f"unknown call {raw_call!r} (expected pass, order_up, name or defend_alone)",
+            f"unknown call {shown(raw_call)} (expected pass, order_up, name or defend_alone)",
         )
     alone = entry.get("alone", False)
     if alone is None:
         alone = False
     if not isinstance(alone, bool):
-        raise RecordError(f"{field}.alone", f"expected true or false, got {alone!r}")
+        raise RecordError(f"{field}.alone", f"expected true or false, got {shown(alone)}")
     if alone and kind in ("pass", "defend_alone"):
         raise RecordError(f"{field}.alone", f"a {kind} call cannot be alone")
     suit: Strain | None = None
@@ -308,11 +311,11 @@ def _parse_farmer(value: object, hands: dict[Seat, list[Card | None]]) -> Farmer
     if value is None:
         return None
     if not isinstance(value, dict):
-        raise RecordError("farmer", f"expected an object or null, got {value!r}")
+        raise RecordError("farmer", f"expected an object or null, got {shown(value)}")
     entry = cast(dict[str, Any], value)
     for key in entry:
         if key not in ("seat", "cards", "redeal"):
-            raise RecordError("farmer", f"unknown field {key!r}")
+            raise RecordError("farmer", f"unknown field {shown(key)}")
     try:
         seat = parse_seat(entry.get("seat"))
     except CardError as error:
@@ -371,9 +374,9 @@ def parse_record(data: object) -> HandRecord:
     raw = cast(dict[str, Any], data)
     for key in raw:
         if key not in _FIELDS and key not in _METADATA:
-            raise RecordError("", f"unknown field {key!r}")
+            raise RecordError("", f"unknown field {shown(key)}")
     if "format" in raw and raw["format"] != FORMAT:
-        raise RecordError("format", f"expected {FORMAT!r}, got {raw['format']!r}")
+        raise RecordError("format", f"expected {shown(FORMAT)}, got {shown(raw['format'])}")
     try:
         rules = parse_rules(raw.get("rules"))
     except RuleError as error:
@@ -473,7 +476,7 @@ def parse_record(data: object) -> HandRecord:
 def parse_record_json(text: str) -> HandRecord:
     """Parse a record from JSON text."""
     try:
-        data = json.loads(text)
+        data = json_loads(text)
     except json.JSONDecodeError as error:
         raise RecordError("", f"not valid JSON: {error.msg} (line {error.lineno})") from None
     return parse_record(data)

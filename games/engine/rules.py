@@ -9,10 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 from typing import Any, Literal, cast
 
-from .errors import RuleError
+from .errors import RuleError, shown
 
 __all__ = [
     "DEFAULT_PRESET",
+    "MAX_POINTS",
+    "MAX_TARGET",
     "PRESETS",
     "PRESET_LABELS",
     "PRESET_SOURCES",
@@ -22,6 +24,12 @@ __all__ = [
     "parse_rules",
     "preset_name",
 ]
+
+MAX_TARGET = 100
+"""The highest game target a record may set (``shared/spec/hand-record.md``: 1 to 100)."""
+
+MAX_POINTS = 100
+"""The most points one result may score (the spec: each a whole number from 0 to 100)."""
 
 FarmersHand = Literal["off", "clean", "mixed"]
 LoneLead = Literal["left_of_dealer", "left_of_maker"]
@@ -156,16 +164,16 @@ _LONE_LEADS = ("left_of_dealer", "left_of_maker")
 def _bool(name: str, value: object) -> bool:
     if isinstance(value, bool):
         return value
-    raise RuleError(f"rules.{name}", f"expected true or false, got {value!r}")
+    raise RuleError(f"rules.{name}", f"expected true or false, got {shown(value)}")
 
 
-def _count(name: str, value: object, *, positive: bool) -> int:
+def _count(name: str, value: object, *, least: int, most: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleError(f"rules.{name}", f"expected a whole number, got {value!r}")
-    if positive and value < 1:
-        raise RuleError(f"rules.{name}", f"must be a positive whole number, got {value}")
-    if value < 0:
-        raise RuleError(f"rules.{name}", f"must not be negative, got {value}")
+        raise RuleError(f"rules.{name}", f"expected a whole number, got {shown(value)}")
+    if not least <= value <= most:
+        raise RuleError(
+            f"rules.{name}", f"must be a whole number from {least} to {most}, got {shown(value)}"
+        )
     return value
 
 
@@ -173,7 +181,7 @@ def _choice(name: str, value: object, choices: tuple[str, ...]) -> str:
     if isinstance(value, str) and value in choices:
         return value
     options = ", ".join(repr(c) for c in choices)
-    raise RuleError(f"rules.{name}", f"expected one of {options}, got {value!r}")
+    raise RuleError(f"rules.{name}", f"expected one of {options}, got {shown(value)}")
 
 
 def _preset(value: object) -> Rules:
@@ -182,7 +190,7 @@ def _preset(value: object) -> Rules:
         if key in PRESETS:
             return PRESETS[key]
     known = ", ".join(PRESETS)
-    raise RuleError("rules", f"unknown preset {value!r} (known presets: {known})")
+    raise RuleError("rules", f"unknown preset {shown(value)} (known presets: {known})")
 
 
 def parse_rules(value: object) -> Rules:
@@ -200,7 +208,7 @@ def parse_rules(value: object) -> Rules:
     if isinstance(value, str):
         return _preset(value)
     if not isinstance(value, dict):
-        raise RuleError("rules", f"expected a preset name or an object, got {value!r}")
+        raise RuleError("rules", f"expected a preset name or an object, got {shown(value)}")
     options = cast(dict[str, Any], value)
     rules = _preset(options["preset"]) if "preset" in options else PRESETS[DEFAULT_PRESET]
     changes: dict[str, Any] = {}
@@ -208,9 +216,9 @@ def parse_rules(value: object) -> Rules:
         if name == "preset":
             continue
         if name not in _OPTION_NAMES:
-            raise RuleError("rules", f"unknown option {name!r}")
+            raise RuleError("rules", f"unknown option {shown(name)}")
         if name == "target":
-            changes[name] = _count(name, raw, positive=True)
+            changes[name] = _count(name, raw, least=1, most=MAX_TARGET)
         elif name == "farmers_hand":
             changes[name] = _choice(name, raw, _FARMERS)
         elif name == "lone_lead":
@@ -224,12 +232,12 @@ def parse_rules(value: object) -> Rules:
 
 def _parse_points(value: object, base: Points) -> Points:
     if not isinstance(value, dict):
-        raise RuleError("rules.points", f"expected an object, got {value!r}")
+        raise RuleError("rules.points", f"expected an object, got {shown(value)}")
     changes: dict[str, int] = {}
     for name, raw in cast(dict[str, Any], value).items():
         if name not in _POINT_NAMES:
-            raise RuleError("rules.points", f"unknown option {name!r}")
-        changes[name] = _count(f"points.{name}", raw, positive=False)
+            raise RuleError("rules.points", f"unknown option {shown(name)}")
+        changes[name] = _count(f"points.{name}", raw, least=0, most=MAX_POINTS)
     return replace(base, **changes)
 
 

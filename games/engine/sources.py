@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from .errors import EgnError, NotationError, SourceError
+from .jsontext import loads as json_loads
 
 __all__ = ["SourceItem", "read_source", "read_text"]
 
@@ -70,7 +71,7 @@ def read_text(text: str, kind: str = "") -> list[SourceItem]:
     whole: Any = None
     whole_error: json.JSONDecodeError | None = None
     try:
-        whole = json.loads(stripped) if stripped else None
+        whole = json_loads(stripped) if stripped else None
     except json.JSONDecodeError as error:
         whole_error = error
     if kind == "json":
@@ -118,7 +119,7 @@ def _read_jsonl(text: str) -> Iterator[SourceItem]:
         if not line.strip():
             continue
         try:
-            value = json.loads(line)
+            value = json_loads(line)
         except json.JSONDecodeError as error:
             label = f"line {number}"
             problem = NotationError(label, f"not valid JSON: {error.msg}")

@@ -15,7 +15,10 @@ from games.signals import GamePurpose, play_link_opened
 
 
 def _render_play(
-    request: SignedInRequest, form: StartGameForm, purpose: GamePurpose | None = None
+    request: SignedInRequest,
+    form: StartGameForm,
+    purpose: GamePurpose | None = None,
+    status: int = 200,
 ) -> HttpResponse:
     games = GamePlay.objects.owned_by(request.user)
     return render(
@@ -27,6 +30,7 @@ def _render_play(
             "finished": games.filter(status=GamePlay.Status.FINISHED)[:10],
             "assignment": purpose,
         },
+        status=status,
     )
 
 
@@ -52,7 +56,7 @@ def _purpose_from_link(request: HttpRequest) -> GamePurpose | None:
 def start_game(request: SignedInRequest) -> HttpResponse:
     form = StartGameForm(request.POST)
     if not form.is_valid():
-        return _render_play(request, form)
+        return _render_play(request, form, status=400)
     game = GamePlay.objects.start(
         request.user,
         form.rules_value(),

@@ -188,4 +188,5 @@ def hand_reanalyse(request: HttpRequest, pk: int) -> HttpResponse:
         messages.info(request, "This hand's review is already on its way.")
     target = reverse("games:hand_review", args=[hand.pk])
     step = request.POST.get("step", "")
-    return redirect(f"{target}?step={int(step)}" if step.isdigit() else target)
+    ok = step.isdigit() and len(step) <= 6  # a step number, not five thousand digits
+    return redirect(f"{target}?step={int(step)}" if ok else target)

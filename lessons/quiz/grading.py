@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from games.engine.errors import shown
+
 from .question import Grading
 
 __all__ = ["AnswerError", "Verdict", "grade", "read_answer"]
@@ -36,13 +38,15 @@ class Verdict:
 
 def _choice(value: object, choices: list[str]) -> str:
     if not isinstance(value, str):
-        raise AnswerError(f"answer: expected one of the choices as a string, got {value!r}")
+        raise AnswerError(f"answer: expected one of the choices as a string, got {shown(value)}")
     by_key = {c.casefold(): c for c in choices}
     key = " ".join(value.split()).casefold()
     if key.startswith("10"):
         key = "t" + key[2:]
     if key not in by_key:
-        raise AnswerError(f"answer: {value!r} is not one of the choices ({', '.join(choices)})")
+        raise AnswerError(
+            f"answer: {shown(value)} is not one of the choices ({', '.join(choices)})"
+        )
     return by_key[key]
 
 
@@ -52,7 +56,8 @@ def read_answer(value: object, choices: list[str], multiple: bool) -> list[str]:
     if multiple:
         if not isinstance(value, list):
             raise AnswerError(
-                f"answer: this question takes a list of choices (every right one), got {value!r}"
+                "answer: this question takes a list of choices (every right one), "
+                f"got {shown(value)}"
             )
         picked = [_choice(v, choices) for v in value]
         if len(set(picked)) != len(picked):

@@ -13,6 +13,8 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from games.engine.errors import shown
+
 from .house_rules import farmers_hand_question, legal_calls_question
 from .judgement import best_card_question, call_question, discard_question
 from .question import Draft, Question, QuizError
@@ -77,9 +79,9 @@ def generate(skill: str, seed: int, level: int = 1) -> Question:
     """The question of ``skill`` at ``level`` made from ``seed``: the same every time."""
     if skill not in SKILLS:
         known = ", ".join(SKILLS)
-        raise QuizError(f"skill: unknown skill {skill!r} (known skills: {known})")
+        raise QuizError(f"skill: unknown skill {shown(skill)} (known skills: {known})")
     if isinstance(level, bool) or level not in LEVELS:
-        raise QuizError(f"level: expected 1, 2 or 3, got {level!r}")
+        raise QuizError(f"level: expected 1, 2 or 3, got {shown(level)}")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
         raise QuizError(f"seed: expected a whole number from 0 to {MAX_SEED}, got {seed!r}")
     rng = random.Random(f"{skill}:{level}:{seed}")

@@ -212,6 +212,7 @@ TABLE: list[tuple[str, str, dict[str, Any], tuple[Any, ...]]] = [
         (LOGIN, 404, 404, 404, 404, 302),
     ),
     ("get", "/notifications/", {}, (LOGIN, 200, 200, 200, 200, 200)),
+    ("post", "/notifications/read/", {}, (LOGIN, 302, 302, 302, 302, 302)),
     ("get", "/accounts/settings/", {}, (LOGIN, 200, 200, 200, 200, 200)),
     (
         "post",

@@ -73,6 +73,11 @@ def test_a_teacher_comments_on_a_students_hand_and_the_student_reads_it(
     note = mine.locator(".notification--new")
     expect(note).to_contain_text("mrsmith commented on your hand “Sunday game”, step 7")
     shoot(mine, artifacts, "comments-notifications")
+    # Opening the page left it unread; the button marks it read, in place.
+    expect(bell).to_be_visible()
+    mine.get_by_role("button", name="Mark all read").click()
+    expect(mine.locator(".notification--new")).to_have_count(0)
+    note = mine.locator(".notification")
     note.get_by_role("link").click()
     expect(mine).to_have_url(f"{live_server.url}/hands/{hand.pk}/?step=7#comments")
     expect(mine.locator(".replay-nav__where")).to_contain_text("Step 7 of 13")
@@ -127,3 +132,13 @@ def test_a_teacher_comments_on_a_students_hand_and_the_student_reads_it(
 
     page.goto(live_server.url + "/notifications/")
     expect(page.locator(".notification--new")).to_contain_text("sam answered on “Sunday game”")
+
+    # Reading the page changed nothing; the button marks them read, in place (htmx).
+    page.reload()
+    expect(page.locator(".notification--new")).to_have_count(1)
+    expect(page.locator(".notifications-link .count-badge")).to_contain_text("1")
+    page.get_by_role("button", name="Mark all read").click()
+    expect(page.locator(".notification--new")).to_have_count(0)
+    expect(page.locator(".notifications-link .count-badge")).to_have_count(0)
+    expect(page.get_by_role("button", name="Mark all read")).to_have_count(0)
+    expect(page.locator(".notification")).to_contain_text("sam answered on “Sunday game”")

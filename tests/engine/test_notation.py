@@ -551,7 +551,7 @@ def error_of(text: str) -> str:
         (
             '[Rules "standard"]',
             '[Target "0"]',
-            "line 1: [Target]: must be a positive whole number, got 0",
+            "line 1: [Target]: must be a whole number from 1 to 100, got 0",
         ),
         (
             '[Rules "standard"]',

@@ -154,7 +154,7 @@ def test_it_rejects_a_bad_rule_value() -> None:
     )
     assert (
         rejected(example(rules={"target": 0}))
-        == "rules.target: must be a positive whole number, got 0"
+        == "rules.target: must be a whole number from 1 to 100, got 0"
     )
 
 

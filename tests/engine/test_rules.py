@@ -739,7 +739,7 @@ def test_an_unknown_preset_is_rejected_by_name_or_in_an_object() -> None:
 @pytest.mark.parametrize(
     ("rules", "message"),
     [
-        ({"target": 0}, "rules.target: must be a positive whole number, got 0"),
+        ({"target": 0}, "rules.target: must be a whole number from 1 to 100, got 0"),
         ({"target": "10"}, "rules.target: expected a whole number, got '10'"),
         ({"target": True}, "rules.target: expected a whole number, got True"),
         ({"no_trump": 1}, "rules.no_trump: expected true or false, got 1"),
@@ -753,7 +753,10 @@ def test_an_unknown_preset_is_rejected_by_name_or_in_an_object() -> None:
         ),
         ({"points": 3}, "rules.points: expected an object, got 3"),
         ({"points": {"sweep": 3}}, "rules.points: unknown option 'sweep'"),
-        ({"points": {"march": -1}}, "rules.points.march: must not be negative, got -1"),
+        (
+            {"points": {"march": -1}},
+            "rules.points.march: must be a whole number from 0 to 100, got -1",
+        ),
         (["standard"], "rules: expected a preset name or an object, got ['standard']"),
     ],
 )

@@ -129,7 +129,7 @@ def test_a_bad_start_form_says_what_is_wrong(
 ) -> None:
     client.force_login(owner)
     response = client.post(reverse("games:start_game"), {**START, **change})
-    assert response.status_code == 200
+    assert response.status_code == 400
     page = response.content.decode()
     assert "Please correct the error below." in page
     assert message in page

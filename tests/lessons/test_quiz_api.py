@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.test import Client
 from django.urls import include, path
+from django.utils import timezone
 from drf_spectacular.drainage import GENERATOR_STATS
 from drf_spectacular.generators import SchemaGenerator
 
 from accounts.models import User
 from euchre_site import api_urls
-from lessons.models import AlreadyAnswered, QuizQuestion, SkillProgress
+from lessons.models import UNANSWERED_LIFETIME, AlreadyAnswered, QuizQuestion, SkillProgress
 from lessons.quiz.skills import SKILLS, generate
 
 QUESTION_FIELDS = {"id", "skill", "kind", "level", "prompt", "position", "choices", "multiple"}
@@ -155,6 +157,32 @@ def test_an_unknown_question_gets_404(db: None) -> None:
     response = answer(Client(), "q_0123456789abcdef", "JD")
     assert response.status_code == 404
     assert "q_0123456789abcdef" in response.json()["detail"]
+
+
+def test_a_question_left_unanswered_for_a_day_is_forgotten(db: None) -> None:
+    client = Client()
+    old = fetch(client, skill="leader", seed=3)
+    answered = fetch(client, skill="leader", seed=4)
+    assert answer(client, answered["id"], right_answer(answered)).status_code == 200
+    day_ago = timezone.now() - UNANSWERED_LIFETIME - timedelta(minutes=1)
+    QuizQuestion.objects.update(created=day_ago)
+    fresh = fetch(client, skill="leader", seed=3)
+    assert fresh["id"] != old["id"]
+    assert set(QuizQuestion.objects.values_list("public_id", flat=True)) == {
+        answered["id"],
+        fresh["id"],
+    }
+    gone = answer(client, old["id"], "N")
+    assert gone.status_code == 404
+    assert "forgotten" in gone.json()["detail"] and "/api/v1/quiz/next" in gone.json()["detail"]
+
+
+def test_a_question_younger_than_a_day_can_still_be_answered(db: None) -> None:
+    client = Client()
+    question = fetch(client, skill="leader", seed=5)
+    QuizQuestion.objects.update(created=timezone.now() - UNANSWERED_LIFETIME + timedelta(hours=1))
+    fetch(client, skill="leader", seed=6)
+    assert answer(client, question["id"], right_answer(question)).status_code == 200
 
 
 @pytest.mark.parametrize(

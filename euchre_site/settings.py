@@ -2,14 +2,14 @@
 
 Everything that differs between a laptop, CI and production comes from an
 environment variable. The defaults run a fresh checkout with no services:
-SQLite in ``db.sqlite3`` and Celery's filesystem broker under ``var/celery/``.
+SQLite in ``var/db.sqlite3`` and Celery's filesystem broker under ``var/celery/``.
 
 DEBUG is off unless asked for (``DEBUG=true``: ``scripts/serve`` and the tests
 ask); with it off the site needs its own SECRET_KEY and switches on HTTPS-only
 behaviour (HSTS, the SSL redirect, Secure cookies, the proxy's HTTPS header),
 each of which an environment variable of the setting's name can turn off.
 
-Environment variables: DEBUG, SECRET_KEY, ALLOWED_HOSTS, CSRF_TRUSTED_ORIGINS,
+Environment variables: EUCHRE_DATA_DIR, DEBUG, SECRET_KEY, ALLOWED_HOSTS, CSRF_TRUSTED_ORIGINS,
 SECURE_SSL_REDIRECT, SECURE_HSTS_SECONDS, SECURE_HSTS_INCLUDE_SUBDOMAINS,
 SECURE_HSTS_PRELOAD, SESSION_COOKIE_SECURE, CSRF_COOKIE_SECURE,
 SECURE_PROXY_SSL_HEADER, DATABASE_URL, CELERY_BROKER_URL, EMAIL_BACKEND (and
@@ -19,6 +19,7 @@ RATE_LIMITS.
 """
 
 import os
+import sysconfig
 from datetime import timedelta
 from pathlib import Path
 
@@ -27,8 +28,46 @@ from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 from kombu import Exchange, Queue
 
-BASE_DIR = Path(__file__).resolve().parent.parent
-VAR_DIR = BASE_DIR / "var"
+# Paths -------------------------------------------------------------------
+
+# The site's own files (templates, static files) live inside the euchre_site package, so
+# that the wheel carries them; the other apps keep theirs in their own packages.
+SITE_DIR = Path(__file__).resolve().parent
+BASE_DIR = SITE_DIR.parent
+# Where Python installs packages, and where this one is when it is not a checkout (a
+# user-site install, say): run-time files are never written there.
+_install_dirs = {Path(sysconfig.get_path(key)).resolve() for key in ("purelib", "platlib")}
+_in_checkout = (BASE_DIR / "manage.py").is_file() and not any(
+    BASE_DIR.is_relative_to(folder) for folder in _install_dirs
+)
+if not _in_checkout:
+    _install_dirs.add(BASE_DIR)
+
+
+def _data_dir() -> Path:
+    """The folder for everything written at run time: EUCHRE_DATA_DIR, else ``var/``.
+
+    ``var/`` is beside manage.py in a checkout (an editable install included), and in the
+    working directory for an installed package: never inside site-packages.
+    """
+    value = os.environ.get("EUCHRE_DATA_DIR", "")
+    if value:
+        folder = Path(value).expanduser().resolve()
+    elif _in_checkout:
+        folder = BASE_DIR / "var"
+    else:
+        folder = Path.cwd().resolve() / "var"
+    if any(folder.is_relative_to(install_dir) for install_dir in _install_dirs):
+        raise ImproperlyConfigured(
+            f"The data directory {folder} is inside the folder Python installs packages in: "
+            "set EUCHRE_DATA_DIR to a folder of its own (e.g. /var/lib/euchre-school)."
+        )
+    return folder
+
+
+# The SQLite database (the default), the filesystem broker's folders, collected static
+# files and Celery beat's schedule: made when needed, never inside the package.
+DATA_DIR = _data_dir()
 
 
 def _env_bool(name: str, default: bool) -> bool:
@@ -196,7 +235,7 @@ WSGI_APPLICATION = "euchre_site.wsgi.application"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
+        "DIRS": [SITE_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -217,7 +256,7 @@ TEMPLATES = [
 DATABASES = {
     "default": dj_database_url.config(
         env="DATABASE_URL",
-        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
+        default=f"sqlite:///{DATA_DIR / 'db.sqlite3'}",
         conn_max_age=60,
         conn_health_checks=True,
     ),
@@ -225,8 +264,8 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A file, not the in-memory default, so that a Celery worker started by the
     # integration tests can open the same test database as the test process.
-    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-db.sqlite3")}
-    VAR_DIR.mkdir(exist_ok=True)
+    DATABASES["default"]["TEST"] = {"NAME": str(DATA_DIR / "test-db.sqlite3")}
+    DATA_DIR.mkdir(parents=True, exist_ok=True)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -275,8 +314,9 @@ USE_TZ = True
 # Static files -------------------------------------------------------------
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
-STATICFILES_DIRS = [BASE_DIR / "static"]
+# Where `collectstatic` writes: a run-time folder, under the data directory.
+STATIC_ROOT = DATA_DIR / "staticfiles"
+STATICFILES_DIRS = [SITE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     # Hashed, compressed files need `collectstatic`; in development WhiteNoise
@@ -332,7 +372,7 @@ CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL") or "filesystem://"
 if CELERY_BROKER_URL.startswith("filesystem://"):
     # Producer and worker share one folder, so messages written by the web
     # process are the ones the worker reads. No server needed.
-    _celery_dir = VAR_DIR / "celery"
+    _celery_dir = DATA_DIR / "celery"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_celery_dir / "messages"),
         "data_folder_out": str(_celery_dir / "messages"),
@@ -348,6 +388,8 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
     for _folder in ("messages", "processed", "control"):
         (_celery_dir / _folder).mkdir(parents=True, exist_ok=True)
 
+# Beat's record of when each periodic task last ran.
+CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"

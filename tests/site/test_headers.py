@@ -59,9 +59,11 @@ def test_an_inline_script_runs_only_with_the_nonce_of_its_own_response(owner: Us
     assert nonces[0] != nonces[1]
 
 
-TEMPLATES = sorted((REPO_ROOT / "templates").rglob("*.html"))
+TEMPLATES = sorted((REPO_ROOT / "euchre_site" / "templates").rglob("*.html"))
 SCRIPTS = sorted(
-    path for path in (REPO_ROOT / "static").rglob("*.js") if "vendor" not in path.parts
+    path
+    for path in (REPO_ROOT / "euchre_site" / "static").rglob("*.js")
+    if "vendor" not in path.parts
 )
 INLINE_HANDLER = re.compile(r"<[^>]*\son[a-z]+\s*=", re.IGNORECASE)
 
@@ -95,7 +97,7 @@ def test_no_template_has_an_inline_style_attribute() -> None:
 
 
 def test_htmx_is_told_to_need_neither_eval_nor_inline_styles(client: Client) -> None:
-    base = (REPO_ROOT / "templates" / "base.html").read_text()
+    base = (REPO_ROOT / "euchre_site" / "templates" / "base.html").read_text()
     config = re.search(r"<meta name=\"htmx-config\" content='([^']+)'>", base)
     assert config is not None
     for option in ('"includeIndicatorStyles":false', '"allowEval":false'):

@@ -32,6 +32,7 @@ def load_settings(monkeypatch: pytest.MonkeyPatch, **env: str) -> dict[str, Any]
         "SECRET_KEY",
         "EMAIL_BACKEND",
         "ANALYSIS_LEASE_SECONDS",
+        "EUCHRE_DATA_DIR",
         *SECURITY_VARIABLES,
     ):
         monkeypatch.delenv(name, raising=False)
@@ -57,12 +58,12 @@ def test_it_reads_the_database_from_database_url(monkeypatch: pytest.MonkeyPatch
     assert (database["HOST"], database["PORT"]) == ("db.example", 6543)
 
 
-def test_without_database_url_it_uses_sqlite_at_the_repo_root(
+def test_without_database_url_it_uses_sqlite_under_var(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     database = develop(monkeypatch)["DATABASES"]["default"]
     assert database["ENGINE"] == "django.db.backends.sqlite3"
-    assert Path(database["NAME"]) == REPO_ROOT / "db.sqlite3"
+    assert Path(database["NAME"]) == REPO_ROOT / "var" / "db.sqlite3"
     # A file, so that a worker process can open the test database too.
     assert database["TEST"]["NAME"] == str(REPO_ROOT / "var" / "test-db.sqlite3")
 

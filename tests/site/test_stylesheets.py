@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+TEMPLATES = Path(__file__).resolve().parents[2] / "euchre_site" / "templates"
 LINK = re.compile(r'<link rel="stylesheet"[^>]*>')
 IN_HEAD = re.compile(r"\{% block head %\}(.*?)\{% endblock %\}", re.S)
 

@@ -108,6 +108,9 @@ TEMPLATES = [
 
 # Database -----------------------------------------------------------------
 
+# How long an SQLite connection waits for another's write to end before it gives up.
+SQLITE_TIMEOUT_SECONDS = 20
+
 DATABASES = {
     "default": dj_database_url.config(
         env="DATABASE_URL",
@@ -117,10 +120,26 @@ DATABASES = {
     ),
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The site and its workers write to one file at once, so that no player meets
+    # "database is locked": in WAL mode readers never wait for a writer nor a writer for
+    # readers; a writer waits its turn (up to `timeout` seconds) instead of failing at
+    # once; and every transaction takes the write lock as it begins (IMMEDIATE), because a
+    # deferred one that reads and then writes fails without waiting when another
+    # connection wrote in between. synchronous=NORMAL is safe in WAL mode (a power cut
+    # may lose the last commits, never corrupt the file) and spares a sync per commit.
+    DATABASES["default"]["OPTIONS"] = {
+        "transaction_mode": "IMMEDIATE",
+        "timeout": SQLITE_TIMEOUT_SECONDS,
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+        **DATABASES["default"].get("OPTIONS", {}),
+    }
     # A file, not the in-memory default, so that a Celery worker started by the
     # integration tests can open the same test database as the test process.
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-db.sqlite3")}
     VAR_DIR.mkdir(exist_ok=True)
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # A server that cannot be reached fails the request (and /readyz) in bounded time.
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", 10)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -7,15 +7,18 @@ SQLite in ``db.sqlite3`` and Celery's filesystem broker under ``var/celery/``.
 Environment variables: DEBUG, SECRET_KEY, ALLOWED_HOSTS, CSRF_TRUSTED_ORIGINS,
 DATABASE_URL, CELERY_BROKER_URL, EMAIL_BACKEND (and EMAIL_HOST, EMAIL_PORT,
 EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS for SMTP), DEFAULT_FROM_EMAIL,
-ANALYSIS_LEASE_SECONDS.
+ANALYSIS_LEASE_SECONDS, REDIS_URL, LOG_LEVEL.
 """
 
 import os
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from kombu import Exchange, Queue
+
+from euchre_site import logs
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -73,6 +76,10 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Health checks first: no host check, session or redirect for a probe, and no log line.
+    "euchre_site.health.HealthCheckMiddleware",
+    # Then the request log, around everything else, so that it sees every final status.
+    "euchre_site.logs.RequestLogMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -273,6 +280,50 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"queue": "interactive", "expires": 55},
     },
 }
+
+# Cache ----------------------------------------------------------------------
+
+# Redis when there is one: REDIS_URL, or else the broker's server when the broker is Redis.
+# Not the broker's own database but the next one, because clearing a Redis cache empties
+# its whole database (FLUSHDB) and would take the broker's queues with it.
+REDIS_URL = os.environ.get("REDIS_URL", "")
+if not REDIS_URL and CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+    _broker = urlsplit(CELERY_BROKER_URL)
+    _broker_db = int(_broker.path.strip("/") or "0")
+    REDIS_URL = urlunsplit(_broker._replace(path=f"/{_broker_db + 1 if _broker_db < 15 else 14}"))
+CACHES: dict[str, dict[str, object]]
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "euchre",
+        }
+    }
+else:
+    # Files rather than each process's memory: the site's processes and its workers all
+    # see one cache, as they would one Redis.
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(VAR_DIR / "cache"),
+            "OPTIONS": {"MAX_ENTRIES": 10_000},
+        }
+    }
+
+# Logging ------------------------------------------------------------------
+
+# One JSON object a line on standard error, from the site, the workers and the server
+# alike (euchre_site/logs.py); nothing secret is written.
+LOG_LEVEL = os.environ.get("LOG_LEVEL", "INFO").upper()
+if LOG_LEVEL not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
+    raise ImproperlyConfigured(
+        f"LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, not {LOG_LEVEL!r}."
+    )
+LOGGING_CONFIG = "euchre_site.logs.configure"
+LOGGING = logs.logging_config(LOG_LEVEL)
+# Celery's workers log through the configuration above instead of their own.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 
 # Analysis jobs --------------------------------------------------------------
 

@@ -6,6 +6,7 @@ died (acks_late, reject_on_worker_lost), does no harm.
 """
 
 import logging
+import time
 
 from celery import Task, shared_task
 from django.conf import settings
@@ -43,7 +44,33 @@ def run_analysis_job(self: Task, job_id: int) -> None:
     job = AnalysisJob.objects.filter(pk=job_id).first()
     if job is None or job.is_finished:
         return
-    job.run(self.request.hostname)
+    started = time.monotonic()
+    try:
+        job.run(self.request.hostname)
+    except Exception as error:
+        # Queued again (TransientJobError), or the database could not be reached: retried.
+        _log_outcome(job_id, "retrying", started, error=str(error))
+        raise
+    row = AnalysisJob.objects.filter(pk=job_id).values("status", "attempts", "error").first()
+    if row is not None:
+        _log_outcome(job_id, row["status"], started, attempt=row["attempts"], error=row["error"])
+
+
+def _log_outcome(job_id: int, status: str, started: float, **fields: object) -> None:
+    """One line for each run of the analysis task: the job, how it ended, how long it
+    took. A failure is a warning."""
+    seconds = round(time.monotonic() - started, 3)
+    level = logging.WARNING if status in ("failed", "retrying") else logging.INFO
+    fields = {name: value for name, value in fields.items() if value not in ("", None)}
+    logger.log(
+        level,
+        "Analysis job %s: %s after %.2f s",
+        job_id,
+        status,
+        seconds,
+        extra={"event": "analysis_job", "job_id": job_id, "status": status, "seconds": seconds}
+        | fields,
+    )
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True)

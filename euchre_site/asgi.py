@@ -8,11 +8,19 @@ so, and as soon as a streamed (chunked) body passes the limit.
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from django.conf import settings
 from django.core.asgi import get_asgi_application
+
+# WhiteNoise hands Django a file as a synchronous iterator, which Django's ASGI handler
+# reads in a thread before sending it, warning about it on every static file. The files
+# are small (a reverse proxy in front may serve them itself), so the warning is only noise.
+warnings.filterwarnings(
+    "ignore", message="StreamingHttpResponse must consume synchronous iterators"
+)
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "euchre_site.settings")
 django_application = get_asgi_application()

@@ -15,18 +15,21 @@ SECURE_HSTS_PRELOAD, SESSION_COOKIE_SECURE, CSRF_COOKIE_SECURE,
 SECURE_PROXY_SSL_HEADER, DATABASE_URL, CELERY_BROKER_URL, EMAIL_BACKEND (and
 EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS for
 SMTP), DEFAULT_FROM_EMAIL, ANALYSIS_LEASE_SECONDS,
-RATE_LIMITS.
+RATE_LIMITS, REDIS_URL, LOG_LEVEL.
 """
 
 import os
 import sysconfig
 from datetime import timedelta
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 from kombu import Exchange, Queue
+
+from euchre_site import logs
 
 # Paths -------------------------------------------------------------------
 
@@ -210,6 +213,10 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Health checks first: no host check, session or redirect for a probe, and no log line.
+    "euchre_site.health.HealthCheckMiddleware",
+    # Then the request log, around everything else, so that it sees every final status.
+    "euchre_site.logs.RequestLogMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Static files leave here, before the pages' headers below.
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -253,6 +260,9 @@ TEMPLATES = [
 
 # Database -----------------------------------------------------------------
 
+# How long an SQLite connection waits for another's write to end before it gives up.
+SQLITE_TIMEOUT_SECONDS = 20
+
 DATABASES = {
     "default": dj_database_url.config(
         env="DATABASE_URL",
@@ -262,10 +272,26 @@ DATABASES = {
     ),
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The site and its workers write to one file at once, so that no player meets
+    # "database is locked": in WAL mode readers never wait for a writer nor a writer for
+    # readers; a writer waits its turn (up to `timeout` seconds) instead of failing at
+    # once; and every transaction takes the write lock as it begins (IMMEDIATE), because a
+    # deferred one that reads and then writes fails without waiting when another
+    # connection wrote in between. synchronous=NORMAL is safe in WAL mode (a power cut
+    # may lose the last commits, never corrupt the file) and spares a sync per commit.
+    DATABASES["default"]["OPTIONS"] = {
+        "transaction_mode": "IMMEDIATE",
+        "timeout": SQLITE_TIMEOUT_SECONDS,
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+        **DATABASES["default"].get("OPTIONS", {}),
+    }
     # A file, not the in-memory default, so that a Celery worker started by the
     # integration tests can open the same test database as the test process.
     DATABASES["default"]["TEST"] = {"NAME": str(DATA_DIR / "test-db.sqlite3")}
     DATA_DIR.mkdir(parents=True, exist_ok=True)
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # A server that cannot be reached fails the request (and /readyz) in bounded time.
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", 10)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -418,6 +444,50 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"queue": "interactive", "expires": 55},
     },
 }
+
+# Cache ----------------------------------------------------------------------
+
+# Redis when there is one: REDIS_URL, or else the broker's server when the broker is Redis.
+# Not the broker's own database but the next one, because clearing a Redis cache empties
+# its whole database (FLUSHDB) and would take the broker's queues with it.
+REDIS_URL = os.environ.get("REDIS_URL", "")
+if not REDIS_URL and CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+    _broker = urlsplit(CELERY_BROKER_URL)
+    _broker_db = int(_broker.path.strip("/") or "0")
+    REDIS_URL = urlunsplit(_broker._replace(path=f"/{_broker_db + 1 if _broker_db < 15 else 14}"))
+CACHES: dict[str, dict[str, object]]
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "euchre",
+        }
+    }
+else:
+    # Files rather than each process's memory: the site's processes and its workers all
+    # see one cache, as they would one Redis.
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(DATA_DIR / "cache"),
+            "OPTIONS": {"MAX_ENTRIES": 10_000},
+        }
+    }
+
+# Logging ------------------------------------------------------------------
+
+# One JSON object a line on standard error, from the site, the workers and the server
+# alike (euchre_site/logs.py); nothing secret is written.
+LOG_LEVEL = os.environ.get("LOG_LEVEL", "INFO").upper()
+if LOG_LEVEL not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
+    raise ImproperlyConfigured(
+        f"LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, not {LOG_LEVEL!r}."
+    )
+LOGGING_CONFIG = "euchre_site.logs.configure"
+LOGGING = logs.logging_config(LOG_LEVEL)
+# Celery's workers log through the configuration above instead of their own.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 
 # Analysis jobs --------------------------------------------------------------
 

@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -65,7 +66,10 @@ def call(app: Any, request_scope: dict[str, Any], stream: Stream) -> list[dict[s
     async def send(message: dict[str, Any]) -> None:
         sent.append(message)
 
-    asyncio.run(app(request_scope, stream.receive, send))
+    # In a thread of its own: the browser tests' Playwright keeps an event loop running in
+    # the main thread for the whole session, and asyncio.run refuses to nest in it.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pool.submit(asyncio.run, app(request_scope, stream.receive, send)).result()
     return sent
 
 

@@ -40,6 +40,8 @@ CHECKOUT_VARIABLES = (
     "EUCHRE_DATA_DIR",
     "DEBUG",
     "SECRET_KEY",
+    # The browser tests' fixture sets it for the session; a deployment never has it.
+    "DJANGO_ALLOW_ASYNC_UNSAFE",
     "ALLOWED_HOSTS",
     "CSRF_TRUSTED_ORIGINS",
     "EMAIL_BACKEND",

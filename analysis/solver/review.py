@@ -64,6 +64,8 @@ __all__ = [
     "review_hand",
 ]
 
+_SEED_LIMIT = 10**18
+
 SOLVER_VERSION = "4"
 """Bumped whenever a change to the solver or the review can change a result: cached
 reviews of an older version are redone on request."""
@@ -91,6 +93,10 @@ class ReviewParams:
             raise ValueError("samples: expected a whole number from 1 to 2000")
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise ValueError("seed: expected a whole number")
+        if not -_SEED_LIMIT < seed < _SEED_LIMIT:
+            # A job's parameters are stored and keyed: a seed of a thousand digits is no
+            # seed anyone needs, only a row too big to keep.
+            raise ValueError("seed: expected a whole number of at most 18 digits")
         return cls(samples=samples, seed=seed)
 
 

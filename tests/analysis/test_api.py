@@ -144,6 +144,7 @@ def test_an_identical_hand_of_another_owner_gives_the_one_review_at_once(
         ({"params": {"samples": 0}}, "samples: expected a whole number from 1 to 2000"),
         ({"params": {"samples": "many"}}, "samples: expected a whole number from 1 to 2000"),
         ({"params": {"seed": 1.5}}, "seed: expected a whole number"),
+        ({"params": {"seed": 10**30}}, "seed: expected a whole number of at most 18 digits"),
         ({"params": {"sample": 10}}, "unknown parameter 'sample'"),
     ],
 )

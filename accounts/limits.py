@@ -15,6 +15,7 @@ request, and at worst twice the rate across the edge of two windows.
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import json
 import math
 import re
@@ -138,10 +139,20 @@ def limit_person(request: HttpRequest, name: str, *, what: str) -> None:
         limit(f"{name}_anonymous", client_address(request), what=what)
 
 
+UNKNOWN_ADDRESS = "0.0.0.0"
+"""The address counted for a request whose connection gives none that is valid (a Unix
+socket, an internal request): django-axes stores addresses in an IP field, which
+PostgreSQL refuses anything else for."""
+
+
 def client_address(request: HttpRequest) -> str:
     """The client's address, as every limit and django-axes see it: the connection's, which
     uvicorn's ``--proxy-headers`` sets to the forwarded one behind a trusted proxy."""
-    return request.META.get("REMOTE_ADDR") or "unknown"
+    address = request.META.get("REMOTE_ADDR") or ""
+    try:
+        return str(ipaddress.ip_address(address))
+    except ValueError:
+        return UNKNOWN_ADDRESS
 
 
 def duration(seconds: int) -> str:

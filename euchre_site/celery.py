@@ -1,5 +1,6 @@
 """The Celery application: configured from Django settings (CELERY_* names)."""
 
+import logging
 import os
 from typing import Any
 
@@ -12,6 +13,8 @@ app = Celery("euchre_site")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
+logger = logging.getLogger(__name__)
+
 
 @worker_init.connect
 def prepare_solver(**kwargs: Any) -> None:
@@ -20,3 +23,13 @@ def prepare_solver(**kwargs: Any) -> None:
     from analysis.solver.dd import prepare
 
     prepare()
+
+
+@worker_init.connect
+def log_build(**kwargs: Any) -> None:
+    """Say in the worker's log which build of the pure packages it runs: the compiled one, or
+    pure Python and why (games/engine/compiled.py)."""
+    from games.engine.compiled import euchre_build
+
+    build = euchre_build()
+    logger.info("Build: %s", build, extra={"event": "build", "build": build})

@@ -13,6 +13,10 @@ schema states (``schemas/egn-schema-v1.json``):
   card (each trick led by the winner of the one before), each card in one place, the
   annotation keys pointing at a call or card that is there.
 
+The cross-field rules go beyond what EGN's own validator checks (it applies the schema
+alone), so a file can pass it and fail here: two deals numbered alike, a hand of three
+cards, a renumbered phase. Our exports keep both.
+
 :func:`problems` gives every problem as ``where: what``; :func:`assert_valid_egn` fails a
 test with all of them. The official tools are the cross-check
 (``benchmarks/egn_official.py``); these rules are what the test suite holds every export

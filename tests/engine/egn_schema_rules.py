@@ -29,6 +29,7 @@ import re
 from datetime import datetime
 from typing import Any
 
+# jsonschema is installed with drf-spectacular, one of the site's own dependencies.
 from jsonschema import Draft7Validator
 from jsonschema.exceptions import ValidationError, best_match
 

@@ -1,9 +1,14 @@
 """A hand as a download: its JSON record, the text notation, its analysis, or EGN with the
-review's marks as EGN annotations."""
+review's marks and the comments as EGN annotations.
+
+Every EGN download is valid under EGN 1.4's schema (``games.engine.egn_limits``): what
+does not fit is cut, split or, for a long match, put into several files."""
 
 from __future__ import annotations
 
+import io
 import json
+import zipfile
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
@@ -13,7 +18,7 @@ from django.utils.text import slugify
 
 from analysis.solver.review import Review
 from games.engine.cards import Seat
-from games.engine.egn import EgnAnnotation, write_egn
+from games.engine.egn import EgnAnnotation, write_egn_files
 from games.engine.errors import EgnWriteError
 from games.engine.hand import Call, Discard, Play
 from games.engine.notation import format_notation
@@ -30,7 +35,7 @@ class ExportUnavailable(Exception):
 
 @dataclass(frozen=True)
 class Export:
-    content: str
+    content: str | bytes
     content_type: str
     filename: str
 
@@ -88,11 +93,18 @@ def comment_annotations(record: HandRecord, comments: Iterable[HandComment]) -> 
         if not 0 <= comment.step < len(positions):
             continue
         kind, index = positions[comment.step]
-        prefix = f"Comment by {comment.author.username}"
-        if isinstance(history[comment.step][1], Discard):
-            prefix += " on the dealer's discard"
-        out.append(EgnAnnotation(kind, index, None, f"{prefix}: {comment.text}"))
+        on_discard = isinstance(history[comment.step][1], Discard)
+        prefix = comment_prefix(comment.author.username, on_discard=on_discard)
+        out.append(EgnAnnotation(kind, index, None, prefix + comment.text))
     return out
+
+
+def comment_prefix(username: str, *, on_discard: bool = False) -> str:
+    """What the EGN export puts before a comment's text: ``Comment by ann: `` (``Comment
+    by ann on the dealer's discard: ``). It counts towards EGN's 1,024 characters a
+    string, so the comment's own limit leaves room for it (``games.comments``)."""
+    where = " on the dealer's discard" if on_discard else ""
+    return f"Comment by {username}{where}: "
 
 
 def export_hand(hand: Hand, fmt: str, *, with_comments: bool = False) -> Export:
@@ -119,17 +131,18 @@ def export_hand(hand: Hand, fmt: str, *, with_comments: bool = False) -> Export:
             json.dumps(data, indent=2) + "\n", "application/json", f"{name}-analysis.json"
         )
     if fmt == "egn":
-        return Export(_egn(hand, with_comments), "application/json", f"{name}.egn")
+        return _egn(hand, name, with_comments)
     raise ExportUnavailable(f"Unknown format {fmt!r}: choose one of {', '.join(FORMATS)}.")
 
 
-def _egn(hand: Hand, with_comments: bool) -> str:
+def _egn(hand: Hand, name: str, with_comments: bool) -> Export:
     players = [seat.word for seat in Seat]
     index = "NESW".find(hand.seat)
     if index >= 0:
         players[index] += " (me)"
     return _egn_of(
         [hand],
+        name=name,
         title=str(hand),
         date=hand.created,
         players=players,
@@ -139,33 +152,39 @@ def _egn(hand: Hand, with_comments: bool) -> str:
 
 
 def export_match(match: Match) -> Export:
-    """A whole uploaded match as one EGN file, its hands in order, each with its review's
-    marks and its comments: it opens in other EGN tools as the match it came from, reviewed.
-    Only the match's owner exports it, so the comments go along."""
+    """A whole uploaded match as EGN, its hands in order, each with its review's marks
+    and its comments: it opens in other EGN tools as the match it came from, reviewed.
+    Only the match's owner exports it, so the comments go along.
+
+    One EGN file holds at most 100 deals under one set of rules, so a longer match (or one
+    whose hands' rules differ) downloads as a zip of numbered EGN files, ``name-1.egn``,
+    ``name-2.egn``…, each a part of the match in order
+    (:func:`games.engine.egn.write_egn_files`)."""
     hands = list(match.hands.order_by("number_in_match", "id"))
     if not hands:
         raise ExportUnavailable("This match has no hands left.")
     name = slugify(str(match)) or f"match-{match.pk}"
-    text = _egn_of(
+    return _egn_of(
         hands,
+        name=name,
         title=str(match),
         date=match.created,
         players=[seat.word for seat in Seat],
         what="This match",
         with_comments=True,
     )
-    return Export(text, "application/json", f"{name}.egn")
 
 
 def _egn_of(
     hands: list[Hand],
     *,
+    name: str,
     title: str,
     date: datetime,
     players: list[str],
     what: str,
     with_comments: bool,
-) -> str:
+) -> Export:
     records = [parse_record(hand.record) for hand in hands]
     reviews = [hand.review() for hand in hands]
     notes = [
@@ -186,7 +205,7 @@ def _egn_of(
     else:
         marks = "."
     try:
-        match = write_egn(
+        files = write_egn_files(
             records,
             title=title,
             description="Exported from Euchre School" + marks,
@@ -196,4 +215,16 @@ def _egn_of(
         )
     except EgnWriteError as error:
         raise ExportUnavailable(f"{what} cannot be written as EGN: {error}.") from None
-    return json.dumps(match, indent=2) + "\n"
+    texts = [json.dumps(egn, indent=2) + "\n" for egn in files]
+    if len(texts) == 1:
+        return Export(texts[0], "application/json", f"{name}.egn")
+    return Export(_zip(name, texts), "application/zip", f"{name}.zip")
+
+
+def _zip(name: str, texts: list[str]) -> bytes:
+    """The parts of a long match as numbered EGN files in one zip."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for number, text in enumerate(texts, start=1):
+            archive.writestr(f"{name}-{number}.egn", text)
+    return buffer.getvalue()

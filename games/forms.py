@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import ProhibitNullCharactersValidator
 from django.utils.deconstruct import deconstructible
 
+from games.engine.egn_limits import TITLE_LENGTH
 from games.engine.rules import DEFAULT_PRESET, PRESET_LABELS, PRESETS, Points, Rules
 
 from .models import COMMENT_LENGTH, Level
@@ -258,8 +259,13 @@ class UploadForm(forms.Form):
     title = forms.CharField(
         label="Title",
         required=False,
-        max_length=200,
-        help_text="Optional. Several hands or a match: the match's name.",
+        max_length=TITLE_LENGTH,
+        help_text="Optional. Several hands or a match: the match's name "
+        f"(at most {TITLE_LENGTH} characters, as in EGN).",
+        error_messages={
+            "max_length": "A title has at most %(limit_value)d characters, the most an EGN "
+            "file takes (this one has %(show_value)d)."
+        },
     )
 
     upload: ParsedUpload | None = None

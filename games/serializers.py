@@ -12,6 +12,7 @@ from rest_framework.validators import ProhibitSurrogateCharactersValidator
 
 from analysis.models import AnalysisJob
 from analysis.serializers import AnalysisJobSerializer
+from games.engine.egn_limits import TITLE_LENGTH
 
 from .forms import SEAT_CHOICES, ControlCharacterValidator
 from .links import hand_page_url
@@ -96,7 +97,16 @@ class HandUploadSerializer(serializers.Serializer):
         default="S",
         help_text="The uploader's seat in these hands.",
     )
-    title = CheckedCharField(required=False, allow_blank=True, max_length=200, default="")
+    title = CheckedCharField(
+        required=False,
+        allow_blank=True,
+        max_length=TITLE_LENGTH,
+        default="",
+        error_messages={
+            "max_length": "A title has at most {max_length} characters, the most an EGN file takes."
+        },
+        help_text=f"The match's (or the hand's) title, at most {TITLE_LENGTH} characters.",
+    )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         given = [name for name in ("record", "records", "text") if name in attrs]

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.engine.egn import read_egn
+from games.engine.egn_limits import TITLE_LENGTH, fit
 from games.engine.errors import EgnError, RecordError, SourceError
 from games.engine.jsontext import deeper_than
 from games.engine.jsontext import loads as json_loads
@@ -225,8 +226,8 @@ def _title_of(data: dict[str, Any]) -> str:
 
 def _clean_title(title: str) -> str:
     """A title read from the upload, as stored: control characters (a NUL, which
-    PostgreSQL refuses; an escape) made spaces, one line, at most 200 characters."""
-    return printable(title)[:200]
+    PostgreSQL refuses; an escape) made spaces, one line, cut to EGN's 128 characters."""
+    return fit(printable(title), TITLE_LENGTH)
 
 
 def _check(index: int, label: str, data: object, title: str = "") -> ParsedHand:

@@ -43,14 +43,33 @@ from .cards import (
     Card,
     Seat,
     Suit,
+    Team,
     effective_suit,
     format_card,
     parse_card,
     power,
     sort_cards,
 )
+from .egn_gaps import (
+    after_swap,
+    egn_card,
+    farmer_note,
+    kitty_note,
+    lone_defender_note,
+    pickup_note,
+    rules_without_key,
+)
+from .egn_limits import (
+    DEALS_PER_FILE,
+    DESCRIPTION_LENGTH,
+    NAME_LENGTH,
+    TITLE_LENGTH,
+    fit,
+    is_egn_date,
+    pack,
+)
 from .errors import CardError, EgnError, EgnWriteError, RecordError, shown
-from .hand import NT, Strain
+from .hand import NT, HandState, Strain
 from .jsontext import loads as json_loads
 from .record import FORMAT, HandRecord, parse_record, played_at
 from .rules import MAX_POINTS, MAX_TARGET, Points, Rules
@@ -62,6 +81,7 @@ __all__ = [
     "load_egn",
     "read_egn",
     "write_egn",
+    "write_egn_files",
 ]
 
 EXAMPLE = """{"fileType": "Euchre Game Notation", "version": "1.4",
@@ -1050,18 +1070,26 @@ def write_egn(
     initial_score: tuple[int, int] = (0, 0),
     annotations: Sequence[Sequence[EgnAnnotation]] = (),
 ) -> dict[str, Any]:
-    """An EGN match (its JSON object) holding `records` as its deals, in order.
+    """An EGN match (its JSON object) holding `records` as its deals, in order, valid
+    under EGN 1.4's schema whatever the records and texts (``games.engine.egn_limits``).
 
     ``annotations[i]`` are the comments of deal ``i``, written the way EGN tools write
     them: ``callAnnotations`` and ``playAnnotations`` keyed by the index of the call or the
-    card played, each text starting with its label (``"[?] …"``). The rules are those of
-    the first record. :func:`read_egn` reads the result back into the same records.
+    card played, each text starting with its label (``"[?] …"``). Texts too long for EGN
+    are cut (the title, the description, the names) or split (an annotation); a date EGN
+    cannot read is left out. The rules are those of the first record.
+    :func:`read_egn` reads the result back into the same records.
 
-    Raises :class:`EgnWriteError` for what EGN cannot say: a farmer's hand swap, a lone
-    defender against makers who play together, or a dealer who picks up while sitting
-    out. Rule options EGN has no key for (the sitting-out dealer's pick-up, the points of
-    a plain make, march or euchre, the farmer's hand's variants) fall back to EGN's
-    defaults, and preset names become the options they stand for.
+    What EGN cannot say is said in an annotation instead (``games.engine.egn_gaps``): a
+    farmer's hand swap, a lone defender against makers who play together, a dealer who
+    picks up while sitting out. Rule options EGN has no key for fall back to EGN's
+    defaults and are listed in the description; preset names become the options they
+    stand for. A dealt card nobody saw is EGN's unknown card ``Xx``, and a hand of which
+    nothing is known beyond its cards played is ``[]``, as EGN files leave it.
+
+    Raises :class:`EgnWriteError` for records that cannot share one file: more than
+    :data:`~games.engine.egn_limits.DEALS_PER_FILE`, or rules that differ
+    (:func:`write_egn_files` splits them).
 
     >>> match = write_egn([{"dealer": "W", "upcard": "TC",
     ...     "hands": {"N": "JH AH 9C KD TS", "E": "QH 9H AC KC QS",
@@ -1074,26 +1102,112 @@ def write_egn(
     parsed = [r if isinstance(r, HandRecord) else parse_record(r) for r in records]
     if len(players) != 4:
         raise EgnWriteError("players", "expected four names, North first")
+    if len(parsed) > DEALS_PER_FILE:
+        raise EgnWriteError(
+            "deals",
+            f"{len(parsed)} deals, but an EGN file holds at most {DEALS_PER_FILE} "
+            "(write_egn_files splits them into several files)",
+        )
     rules = parsed[0].rules if parsed else Rules()
     deals = []
+    elsewhere: list[str] = []
     for i, record in enumerate(parsed):
         if record.rules != rules:
             raise EgnWriteError(f"deal {i}", "its rules differ from the first deal's")
         notes = annotations[i] if i < len(annotations) else ()
-        deals.append(_write_deal(i, record, notes))
+        deal, unplaced = _write_deal(i, record, notes, players)
+        deals.append(deal)
+        elsewhere.extend(f"Deal {i}: {text}" for text in unplaced)
+    missing = rules_without_key(rules)
+    if missing:
+        elsewhere.insert(
+            0,
+            "Rules EGN has no option for, so the ruleset gives EGN's defaults instead: "
+            + "; ".join(missing)
+            + ".",
+        )
+    about = " ".join(text for text in (description, *elsewhere) if text)
     return {
         "fileType": "Euchre Game Notation",
         "version": EGN_VERSION,
         "metadata": {
-            "title": title,
-            "description": description,
-            **({"date": date} if date else {}),
-            "players": list(players),
+            "title": fit(title, TITLE_LENGTH),
+            "description": fit(about, DESCRIPTION_LENGTH),
+            **({"date": date} if date and is_egn_date(date) else {}),
+            "players": [fit(name, NAME_LENGTH) for name in players],
             "initialScore": list(initial_score),
             "ruleset": _write_ruleset(rules),
         },
         "deals": deals,
     }
+
+
+def write_egn_files(
+    records: Sequence[dict[str, Any] | HandRecord],
+    *,
+    title: str = "",
+    description: str = "",
+    initial_score: tuple[int, int] = (0, 0),
+    annotations: Sequence[Sequence[EgnAnnotation]] = (),
+    **options: Any,
+) -> list[dict[str, Any]]:
+    """`records` as EGN files: one (:func:`write_egn`) when they fit in one, else a file
+    for each run of at most :data:`~games.engine.egn_limits.DEALS_PER_FILE` deals under
+    the same rules, in order.
+
+    Each part's title ends ``(part 2 of 3)`` and its description starts by saying which
+    hands it holds; its ``initialScore`` is the score after the parts before it, as EGN
+    writes a game taken up part way. `options` go to :func:`write_egn` as they are.
+
+    >>> from games.engine.game import Game
+    >>> from games.engine.record import record_from_state
+    >>> deals = [record_from_state(Game(Rules(), seed=s).new_hand()) for s in range(130)]
+    >>> files = write_egn_files(deals, title="Long night")
+    >>> [(f["metadata"]["title"], len(f["deals"])) for f in files]
+    [('Long night (part 1 of 2)', 100), ('Long night (part 2 of 2)', 30)]
+    """
+    parsed = [r if isinstance(r, HandRecord) else parse_record(r) for r in records]
+    parts: list[tuple[int, int]] = []
+    for i, record in enumerate(parsed):
+        start, end = parts[-1] if parts else (0, 0)
+        if parts and end - start < DEALS_PER_FILE and parsed[start].rules == record.rules:
+            parts[-1] = (start, i + 1)
+        else:
+            parts.append((i, i + 1))
+    if len(parts) <= 1:
+        return [
+            write_egn(
+                parsed,
+                title=title,
+                description=description,
+                initial_score=initial_score,
+                annotations=annotations,
+                **options,
+            )
+        ]
+    out: list[dict[str, Any]] = []
+    score = initial_score
+    for k, (start, end) in enumerate(parts, start=1):
+        chunk = parsed[start:end]
+        suffix = f" (part {k} of {len(parts)})"
+        which = f"Part {k} of {len(parts)}: hands {start + 1} to {end} of {len(parsed)}"
+        if k > 1 and chunk[0].rules != parsed[parts[k - 2][0]].rules:
+            which += ", under other rules than the part before"
+        out.append(
+            write_egn(
+                chunk,
+                title=fit(title, TITLE_LENGTH - len(suffix)) + suffix,
+                description=f"{which}. {description}".strip(),
+                initial_score=score,
+                annotations=list(annotations[start:end]),
+                **options,
+            )
+        )
+        for record in chunk:
+            points = record.state.result().points
+            if points is not None:
+                score = (score[0] + points[Team.NS], score[1] + points[Team.EW])
+    return out
 
 
 def _write_ruleset(rules: Rules) -> dict[str, Any]:
@@ -1117,14 +1231,11 @@ def _write_ruleset(rules: Rules) -> dict[str, Any]:
     return ruleset
 
 
-def _egn_card(card: Card | None) -> str:
-    """``Jd``: rank upper case, suit lower case, as EGN files write them; ``""`` unknown."""
-    return "" if card is None else str(card)[0] + card.suit.value.lower()
-
-
-def _write_deal(n: int, record: HandRecord, notes: Sequence[EgnAnnotation]) -> dict[str, Any]:
-    if record.farmer is not None:
-        raise EgnWriteError(f"deal {n}: farmer", "EGN cannot record a farmer's hand")
+def _write_deal(
+    n: int, record: HandRecord, notes: Sequence[EgnAnnotation], players: Sequence[str]
+) -> tuple[dict[str, Any], list[str]]:
+    """The deal, and the notes about it that have no call to go on (for the description)."""
+    state = record.state
     calls: list[str] = []
     alone = False
     defender: Seat | None = None
@@ -1144,62 +1255,131 @@ def _write_deal(n: int, record: HandRecord, notes: Sequence[EgnAnnotation]) -> d
     sitting_out = {maker.partner} if alone and maker is not None else set()
     if defender is not None:
         sitting_out.add(defender.partner)
-    if (
+    last_call = len(calls) - 1
+    hands = {
+        seat: [None if c == UNKNOWN else parse_card(c) for c in record.canonical()["hands"][seat]]
+        for seat in "NESW"
+    }
+
+    # What EGN cannot say, said in an annotation on the call it concerns.
+    gaps: list[EgnAnnotation] = []
+    unplaced: list[str] = []
+    known_kitty = any(c is not None for c in record.kitty)
+    if known_kitty and record.farmer is None and any(None in h for h in hands.values()):
+        unplaced.append(kitty_note(record.kitty))
+    if record.farmer is not None:
+        note = farmer_note(state, players)
+        if record.farmer.cards is not None:
+            hands[record.farmer.seat.value] = after_swap(state, hands[record.farmer.seat.value])
+        if calls:
+            gaps.append(EgnAnnotation("call", 0, None, note))
+        else:
+            unplaced.append(note)
+    # EGN's aloneDefender stands only against a lone maker: its tricks cannot be written,
+    # and without them no one sits out in EGN's eyes.
+    together = defender is not None and not alone
+    # EGN's dealer never picks up while sitting out, so its readers would reject the deal.
+    sitting_out_pickup = (
         ordered_up
         and dealer in sitting_out
+        and not together
         and (record.discard is not None or record.discard_given)
-    ):
-        # EGN's dealer never picks up while sitting out, so its readers would reject the deal.
-        raise EgnWriteError(
-            f"deal {n}: discard", "EGN cannot record a dealer who picks up while sitting out"
+    )
+    if sitting_out_pickup:
+        gaps.append(
+            EgnAnnotation("call", last_call, None, pickup_note(state, record.discard, players))
         )
+    if together:
+        gaps.append(EgnAnnotation("call", last_call, None, lone_defender_note(state, players)))
+        notes = [_onto_calls(note, state, last_call) for note in notes]
+
     bidding: dict[str, Any] = {
         "phaseNumber": 0,
         "type": "EUCHRE_BIDDING",
         "calls": calls,
         "isAlone": alone,
     }
-    if defender is not None:
-        if not alone:
-            raise EgnWriteError(
-                f"deal {n}: auction", "EGN records a lone defender only against a lone maker"
-            )
+    if defender is not None and alone:
         bidding["aloneDefender"] = _SEATS.index(defender)
-    if record.discard is not None:
-        bidding["discard"] = _egn_card(record.discard)
-    call_notes = _write_notes(notes, "call")
+    if record.discard is not None and not sitting_out_pickup:
+        bidding["discard"] = egn_card(record.discard)
+    all_notes = [*gaps, *notes]
+    call_notes = _write_notes(all_notes, "call", len(calls), unplaced)
     if call_notes:
         bidding["callAnnotations"] = call_notes
     phases: list[dict[str, Any]] = [bidding]
-    if record.play:
+    # The cards the file shows each seat held, besides playerCards.
+    played: dict[str, set[Card]] = {seat: set() for seat in "NESW"}
+    if record.play and not together:
         active = 4 - alone - (defender is not None)
-        cards = [_egn_card(c) for c in record.play]
+        cards = [egn_card(c) for c in record.play]
         play: dict[str, Any] = {
             "phaseNumber": 1,
             "type": "TRICK_PLAY",
             "tricks": [cards[i : i + active] for i in range(0, len(cards), active)],
         }
-        play_notes = _write_notes(notes, "play")
+        play_notes = _write_notes(all_notes, "play", len(cards), unplaced)
         if play_notes:
             play["playAnnotations"] = play_notes
         phases.append(play)
+        for trick in state.tricks:
+            for seat, card in trick.cards:
+                played[seat.value].add(card)
+    if "discard" in bidding and record.discard is not None:
+        played[dealer.value].add(record.discard)  # shown by the discard field
     return {
         "dealNumber": n,
         "initialState": {
             "dealer": _SEATS.index(dealer),
-            "upCard": _egn_card(record.upcard),
-            "playerCards": [[_egn_card(c) for c in record.hands[seat]] for seat in _SEATS],
+            "upCard": egn_card(record.upcard),
+            "playerCards": [_written_hand(hands[seat], played[seat]) for seat in "NESW"],
         },
         "phases": phases,
-    }
+    }, unplaced
+
+
+def _written_hand(cards: list[Card | None], shown: set[Card]) -> list[str]:
+    """A dealt hand as EGN writes it: five cards, ``Xx`` for an unknown one; ``[]`` when
+    nothing is known of it but what the file shows elsewhere (the cards it played, the
+    dealer's discard), as EGN files leave such a hand."""
+    known = [c for c in cards if c is not None]
+    if len(known) < len(cards) and all(c in shown for c in known):
+        return []
+    return [egn_card(c) for c in cards]
+
+
+def _onto_calls(note: EgnAnnotation, state: HandState, last_call: int) -> EgnAnnotation:
+    """A note on a card played, moved onto the last call for a deal whose play the file
+    leaves out, saying which card it was about."""
+    if note.kind == "call":
+        return note
+    plays = [
+        (t, seat, card) for t, trick in enumerate(state.tricks, 1) for seat, card in trick.cards
+    ]
+    if note.index < len(plays):
+        t, seat, card = plays[note.index]
+        about = f"On {seat.value}'s {egn_card(card)} in trick {t}: "
+    else:
+        about = f"On card {note.index + 1} played: "
+    return EgnAnnotation("call", last_call, note.label, about + note.text)
 
 
 def _write_notes(
-    notes: Sequence[EgnAnnotation], kind: Literal["call", "play"]
+    notes: Sequence[EgnAnnotation],
+    kind: Literal["call", "play"],
+    size: int,
+    unplaced: list[str],
 ) -> dict[str, list[str]]:
-    out: dict[str, list[str]] = {}
+    """The annotations of one kind, keyed by the index of the call or card (one past the
+    last goes on the last; with none at all, into `unplaced`), each key's strings made to
+    fit EGN (:func:`~games.engine.egn_limits.pack`)."""
+    texts: dict[int, list[str]] = {}
     for note in notes:
-        if note.kind == kind:
-            text = f"{note.label} {note.text}" if note.label else note.text
-            out.setdefault(str(note.index), []).append(text)
-    return out
+        if note.kind != kind:
+            continue
+        text = f"{note.label} {note.text}" if note.label else note.text
+        if size == 0:
+            unplaced.append(text)
+            continue
+        texts.setdefault(min(note.index, size - 1), []).append(text)
+    return {str(index): pack(strings) for index, strings in sorted(texts.items())}

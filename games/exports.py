@@ -7,19 +7,20 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 
 from django.utils.text import slugify
 
 from analysis.solver.review import Review
-from games.engine.cards import Seat
-from games.engine.egn import EgnAnnotation, write_egn
+from games.engine.cards import Seat, Team
+from games.engine.egn import EgnAnnotation, EgnPlayer, with_file_data, write_egn
+from games.engine.emn import write_emn
 from games.engine.errors import EgnWriteError
 from games.engine.hand import Call, Discard, Play
 from games.engine.notation import format_notation
 from games.engine.record import HandRecord, parse_record
 
-from .models import Hand, HandComment, Match
+from .models import Hand, HandComment, Match, MatchSeries, player_of
 
 FORMATS = ("json", "text", "analysis", "egn")
 
@@ -124,53 +125,151 @@ def export_hand(hand: Hand, fmt: str, *, with_comments: bool = False) -> Export:
 
 
 def _egn(hand: Hand, with_comments: bool) -> str:
-    players = [seat.word for seat in Seat]
+    """One hand as an EGN match of one deal: its match's players, date and ids where it
+    came from a file, the score before it where the match knows it."""
+    match = hand.match
+    players: list[EgnPlayer] = [EgnPlayer(seat.word) for seat in Seat]
     index = "NESW".find(hand.seat)
-    if index >= 0:
-        players[index] += " (me)"
-    return _egn_of(
+    if match is not None and match.player_names:
+        players = [player_of(p) for p in match.players]
+    elif index >= 0:
+        players[index] = EgnPlayer(players[index].name + " (me)")
+    data = _egn_data(
         [hand],
         title=str(hand),
-        date=hand.created,
+        description="",
+        date=(match.date if match is not None else "") or _when(hand.created),
         players=players,
+        initial_score=_score_before(hand),
         what="This hand",
         with_comments=with_comments,
     )
+    with_file_data(
+        data,
+        game_id=match.game_id if match is not None else "",
+        roster=players if match is not None and match.player_names else (),
+        lines=[hand.file_lines],
+    )
+    return json.dumps(data, indent=2) + "\n"
+
+
+def _when(moment: datetime) -> str:
+    return moment.strftime("%Y-%m-%dT%H:%M")
+
+
+def _score_before(hand: Hand) -> tuple[int, int]:
+    """The score before ``hand`` in its match: the match's starting score and what each
+    earlier deal scored, when every earlier deal of the file is there; else 0-0."""
+    match = hand.match
+    if match is None or hand.number_in_match is None:
+        return (0, 0)
+    position = hand.number_in_match - 1
+    earlier = list(match.hands.filter(number_in_match__lt=hand.number_in_match))
+    left_out = [s for s in match.skipped if int(s.get("position", 0)) < position]
+    if left_out or len(earlier) != position:
+        return (0, 0)
+    ns, ew = match.initial_score
+    for other in earlier:
+        points = parse_record(other.record).state.result().points or {}
+        ns += points.get(Team.NS, 0)
+        ew += points.get(Team.EW, 0)
+    return (ns, ew)
 
 
 def export_match(match: Match) -> Export:
-    """A whole uploaded match as one EGN file, its hands in order, each with its review's
-    marks and its comments: it opens in other EGN tools as the match it came from, reviewed.
-    Only the match's owner exports it, so the comments go along."""
+    """A whole uploaded match as one EGN file, its hands in order, each with the file's
+    annotations and alternative lines, its review's marks and its comments; with the
+    match's players, date, score, ``gameId`` and description as the file gave them, and
+    the file's deals that were not imported put back where they were: it opens in other
+    EGN tools as the match it came from, reviewed. Only the match's owner exports it, so
+    the comments go along."""
     hands = list(match.hands.order_by("number_in_match", "id"))
     if not hands:
         raise ExportUnavailable("This match has no hands left.")
     name = slugify(str(match)) or f"match-{match.pk}"
-    text = _egn_of(
+    data = _match_egn(match, hands)
+    return Export(json.dumps(data, indent=2) + "\n", "application/json", f"{name}.egn")
+
+
+def _match_egn(match: Match, hands: list[Hand]) -> dict[str, Any]:
+    players = [player_of(p) for p in match.players] if match.player_names else []
+    data = _egn_data(
         hands,
         title=str(match),
-        date=match.created,
-        players=[seat.word for seat in Seat],
+        description=match.description,
+        date=match.date or _when(match.created),
+        players=players or [EgnPlayer(seat.word) for seat in Seat],
+        initial_score=match.initial_score,
         what="This match",
         with_comments=True,
     )
-    return Export(text, "application/json", f"{name}.egn")
+    return with_file_data(
+        data,
+        game_id=match.game_id,
+        final_score=match.final_score,
+        roster=players,
+        lines=[hand.file_lines for hand in hands],
+        kept_deals=_kept_deals(match, hands),
+    )
 
 
-def _egn_of(
+def _kept_deals(match: Match, hands: list[Hand]) -> list[tuple[int, dict[str, Any]]]:
+    """The file's deals that were not imported, each with its place among the match's
+    deals: after the hands and the kept deals that came before it in the file."""
+    places = sorted(h.number_in_match - 1 for h in hands if h.number_in_match is not None)
+    kept = sorted(
+        (int(s.get("position", 0)), s["raw"])
+        for s in match.skipped
+        if isinstance(s, dict) and isinstance(s.get("raw"), dict)
+    )
+    out = []
+    for k, (position, raw) in enumerate(kept):
+        out.append((sum(1 for p in places if p < position) + k, raw))
+    return out
+
+
+def export_series(series: MatchSeries) -> Export:
+    """A whole uploaded series as one EMN file: each game's match as its EGN game (as
+    :func:`export_match` writes it), with the series' register of players."""
+    games = list(series.games.order_by("number_in_series", "id"))
+    written = []
+    for match in games:
+        hands = list(match.hands.order_by("number_in_match", "id"))
+        if hands:
+            seats = [player_of(p) for p in match.players] if match.player_names else []
+            written.append((seats or [EgnPlayer(s.word) for s in Seat], _match_egn(match, hands)))
+    if not written:
+        raise ExportUnavailable("This series has no hands left.")
+    data = write_emn(
+        written,
+        title=str(series),
+        description=series.description,
+        date=series.date,
+        series_id=series.series_id,
+        roster=[player_of(p) for p in series.players],
+        format=series.format,
+        result=series.result,
+    )
+    name = slugify(str(series)) or f"series-{series.pk}"
+    return Export(json.dumps(data, indent=2) + "\n", "application/json", f"{name}.emn")
+
+
+def _egn_data(
     hands: list[Hand],
     *,
     title: str,
-    date: datetime,
-    players: list[str],
+    description: str,
+    date: str,
+    players: list[EgnPlayer],
+    initial_score: tuple[int, int],
     what: str,
     with_comments: bool,
-) -> str:
+) -> dict[str, Any]:
     records = [parse_record(hand.record) for hand in hands]
     reviews = [hand.review() for hand in hands]
     notes = [
-        review_annotations(record, review) if review is not None else []
-        for record, review in zip(records, reviews, strict=True)
+        hand.notes_from_file() + (review_annotations(record, review) if review else [])
+        for hand, record, review in zip(hands, records, reviews, strict=True)
     ]
     if with_comments:
         comments: dict[int, list[HandComment]] = {}
@@ -178,22 +277,24 @@ def _egn_of(
             comments.setdefault(comment.hand_id, []).append(comment)
         for at, (hand, record) in enumerate(zip(hands, records, strict=True)):
             notes[at] = notes[at] + comment_annotations(record, comments.get(hand.pk, []))
-    reviewed = sum(review is not None for review in reviews)
-    if reviewed == len(hands):
-        marks = " with its review's marks." if len(hands) == 1 else " with the reviews' marks."
-    elif reviewed:
-        marks = f", {reviewed} of its {len(hands)} hands with their reviews' marks."
-    else:
-        marks = "."
+    if not description:
+        reviewed = sum(review is not None for review in reviews)
+        if reviewed == len(hands):
+            marks = " with its review's marks." if len(hands) == 1 else " with the reviews' marks."
+        elif reviewed:
+            marks = f", {reviewed} of its {len(hands)} hands with their reviews' marks."
+        else:
+            marks = "."
+        description = "Exported from Euchre School" + marks
     try:
-        match = write_egn(
+        return write_egn(
             records,
             title=title,
-            description="Exported from Euchre School" + marks,
-            date=date.strftime("%Y-%m-%dT%H:%M"),
-            players=players,
+            description=description,
+            date=date,
+            players=[player.name for player in players],
+            initial_score=initial_score,
             annotations=notes,
         )
     except EgnWriteError as error:
         raise ExportUnavailable(f"{what} cannot be written as EGN: {error}.") from None
-    return json.dumps(match, indent=2) + "\n"

@@ -1411,6 +1411,17 @@ def _line_action(item: _Item, state: HandState, walk: _Walk) -> Action | None:
 
 # -- writing what a file carries besides its records ---------------------------------------
 
+_TEXT_LIMIT = 64
+"""EGN's schema: a name, an id, a source and a ``gameId`` hold at most 64 characters."""
+
+_IDS_LIMIT = 10
+"""EGN's schema: a player object lists at most ten ids."""
+
+
+def _within_limits(player: EgnPlayer) -> EgnPlayer:
+    ids = tuple((i[:_TEXT_LIMIT], source[:_TEXT_LIMIT]) for i, source in player.ids)
+    return EgnPlayer(player.name[:_TEXT_LIMIT], player.id[:_TEXT_LIMIT], ids[:_IDS_LIMIT])
+
 
 def with_file_data(
     match: dict[str, Any],
@@ -1435,15 +1446,15 @@ def with_file_data(
     """
     metadata = match.setdefault("metadata", {})
     if game_id:
-        metadata["gameId"] = game_id
+        metadata["gameId"] = game_id[:_TEXT_LIMIT]
     if final_score is not None:
         metadata["finalScore"] = list(final_score)
     if len(roster) == 4:
-        metadata["players"] = [player.to_json() for player in roster]
+        metadata["players"] = [_within_limits(player).to_json() for player in roster]
     deals: list[dict[str, Any]] = match.setdefault("deals", [])
     for deal, deal_lines in zip(deals, lines, strict=False):
         if deal_lines:
-            deal["alternativeLines"] = [dict(line) for line in deal_lines]
+            deal["alternativeLines"] = [dict(line) for line in deal_lines[:MAX_LINES]]
     for position, raw in sorted(kept_deals, key=lambda kept: kept[0]):
         deals.insert(min(max(position, 0), len(deals)), dict(raw))
     for n, deal in enumerate(deals):

@@ -1280,14 +1280,14 @@ class _Item:
 def _line_items(line: dict[str, Any]) -> list[_Item]:
     items: list[_Item] = []
     calls = cards = 0
-    for phase in cast(list[Any], line.get("phases") or []):
+    for phase in _list(line.get("phases")):
         if not isinstance(phase, dict):
             continue
         phase = cast(dict[str, Any], phase)
         if phase.get("type") == "EUCHRE_BIDDING":
             notes = _notes_by_index(phase.get("callAnnotations"))
             alone = phase.get("isAlone") is True
-            for k, word in enumerate(cast(list[Any], phase.get("calls") or [])):
+            for k, word in enumerate(_list(phase.get("calls"))):
                 calls += 1
                 items.append(_Item("call", word, alone, notes.get(k, ()), f"call {calls}"))
             items.append(_Item("defend", phase.get("aloneDefender")))
@@ -1296,12 +1296,17 @@ def _line_items(line: dict[str, Any]) -> list[_Item]:
         elif phase.get("type") in _PLAY_TYPES:
             notes = _notes_by_index(phase.get("playAnnotations"))
             k = 0
-            for trick in cast(list[Any], phase.get("tricks") or []):
+            for trick in _list(phase.get("tricks")):
                 for text in trick if isinstance(trick, list) else []:
                     cards += 1
                     items.append(_Item("card", text, notes=notes.get(k, ()), what=f"card {cards}"))
                     k += 1
     return items
+
+
+def _list(value: object) -> list[Any]:
+    """``value`` if it is a list, else nothing: a line is followed as far as it makes sense."""
+    return value if isinstance(value, list) else []
 
 
 def _notes_by_index(value: object) -> dict[int, tuple[str, ...]]:

@@ -176,8 +176,12 @@ def _game(raw: object, n: int, names: dict[str, EgnPlayer], notes: list[str]) ->
         return EmnGame(n, ids, None, EgnError("players", problem))
     if len(set(ids)) != 4:
         return EmnGame(n, ids, None, EgnError("players", "a player sits in two seats"))
+    data = game.get("gameData")
+    if not isinstance(data, dict):
+        problem = f"expected the game itself (an EGN object), got {shown(data)}"
+        return EmnGame(n, ids, None, EgnError("gameData", problem))
     try:
-        match = read_egn(cast(Any, game.get("gameData")))
+        match = read_egn(cast(dict[str, Any], data))
     except EgnError as error:
         where = "gameData" + (f".{error.where}" if error.where else "")
         return EmnGame(n, ids, None, EgnError(where, error.problem))

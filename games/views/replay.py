@@ -72,6 +72,14 @@ def _names(hand: Hand) -> dict[Seat, str]:
     return {seat: name for seat in Seat if (name := match.name_of(seat.value))}
 
 
+def _owner_name(hand: Hand) -> str:
+    """The name in the file of the player the owner said they were, or ``""``."""
+    match = hand.match
+    if match is None or not match.owner_seat or match.owner_seat != hand.seat:
+        return ""
+    return match.name_of(hand.seat)
+
+
 def _default_seat(hand: Hand) -> Seat:
     try:
         return Seat(hand.seat)
@@ -136,7 +144,7 @@ def hand_review(request: HtmxRequest, pk: int) -> HttpResponse:
         "page": page,
         "params": params,
         "owner_seat": default_seat.word,
-        "owner_name": hand.match.name_of(hand.seat) if hand.match is not None else "",
+        "owner_name": _owner_name(hand),
         "job": latest,
         "has_review": has_review,
         "poll_seconds": POLL_SECONDS,

@@ -111,4 +111,6 @@ def test_a_file_line_is_followed_from_where_it_branches_with_its_notes(
     expect(page.locator(".whatif-moves")).to_contain_text("Turns out trumping high")
     page.locator('[data-key="file-next"]').click()
     expect(page.locator(".whatif-moves li")).to_have_count(2)
+    # Nobody was claimed: the page does not say which player the owner was.
+    expect(page.locator(".play-heading__meta")).not_to_contain_text("Euchrazy1")
     page.screenshot(path=artifacts / "replay-file-line-desktop.png", full_page=True)

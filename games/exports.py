@@ -12,19 +12,20 @@ import zipfile
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 
 from django.utils.text import slugify
 
 from analysis.solver.review import Review
-from games.engine.cards import Seat
-from games.engine.egn import EgnAnnotation, write_egn_files
+from games.engine.cards import Seat, Team
+from games.engine.egn import EgnAnnotation, EgnPlayer, with_file_data, write_egn_files
+from games.engine.emn import write_emn
 from games.engine.errors import EgnWriteError
 from games.engine.hand import Call, Discard, Play
 from games.engine.notation import format_notation
 from games.engine.record import HandRecord, parse_record
 
-from .models import Hand, HandComment, Match
+from .models import Hand, HandComment, Match, MatchSeries, player_of
 
 FORMATS = ("json", "text", "analysis", "egn")
 
@@ -136,25 +137,65 @@ def export_hand(hand: Hand, fmt: str, *, with_comments: bool = False) -> Export:
 
 
 def _egn(hand: Hand, name: str, with_comments: bool) -> Export:
-    players = [seat.word for seat in Seat]
+    """One hand as an EGN match of one deal: its match's players, date and ids where it
+    came from a file, the score before it where the match knows it."""
+    match = hand.match
+    players: list[EgnPlayer] = [EgnPlayer(seat.word) for seat in Seat]
     index = "NESW".find(hand.seat)
-    if index >= 0:
-        players[index] += " (me)"
-    return _egn_of(
+    if match is not None and match.player_names:
+        players = [player_of(p) for p in match.players]
+    elif index >= 0:
+        players[index] = EgnPlayer(players[index].name + " (me)")
+    files = _egn_data(
         [hand],
-        name=name,
         title=str(hand),
-        date=hand.created,
+        description="",
+        date=(match.date if match is not None else "") or _when(hand.created),
         players=players,
+        initial_score=_score_before(hand),
         what="This hand",
         with_comments=with_comments,
     )
+    for data in files:
+        with_file_data(
+            data,
+            game_id=match.game_id if match is not None else "",
+            roster=players if match is not None and match.player_names else (),
+            lines=[hand.file_lines],
+        )
+    return _files_export(name, files)
+
+
+def _when(moment: datetime) -> str:
+    return moment.strftime("%Y-%m-%dT%H:%M")
+
+
+def _score_before(hand: Hand) -> tuple[int, int]:
+    """The score before ``hand`` in its match: the match's starting score and what each
+    earlier deal scored, when every earlier deal of the file is there; else 0-0."""
+    match = hand.match
+    if match is None or hand.number_in_match is None:
+        return (0, 0)
+    position = hand.number_in_match - 1
+    earlier = list(match.hands.filter(number_in_match__lt=hand.number_in_match))
+    left_out = [s for s in match.skipped if int(s.get("position", 0)) < position]
+    if left_out or len(earlier) != position:
+        return (0, 0)
+    ns, ew = match.initial_score
+    for other in earlier:
+        points = parse_record(other.record).state.result().points or {}
+        ns += points.get(Team.NS, 0)
+        ew += points.get(Team.EW, 0)
+    return (ns, ew)
 
 
 def export_match(match: Match) -> Export:
-    """A whole uploaded match as EGN, its hands in order, each with its review's marks
-    and its comments: it opens in other EGN tools as the match it came from, reviewed.
-    Only the match's owner exports it, so the comments go along.
+    """A whole uploaded match as EGN, its hands in order, each with the file's
+    annotations and alternative lines, its review's marks and its comments; with the
+    match's players, date, score, ``gameId`` and description as the file gave them, and
+    the file's deals that were not imported put back where they were: it opens in other
+    EGN tools as the match it came from, reviewed. Only the match's owner exports it, so
+    the comments go along.
 
     One EGN file holds at most 100 deals under one set of rules, so a longer match (or one
     whose hands' rules differ) downloads as a zip of numbered EGN files, ``name-1.egn``,
@@ -164,32 +205,107 @@ def export_match(match: Match) -> Export:
     if not hands:
         raise ExportUnavailable("This match has no hands left.")
     name = slugify(str(match)) or f"match-{match.pk}"
-    return _egn_of(
+    return _files_export(name, _match_egn(match, hands))
+
+
+def _match_egn(match: Match, hands: list[Hand]) -> list[dict[str, Any]]:
+    """The match as its EGN files (one unless it must be split), each with what the file
+    it came from held for the deals it has."""
+    players = [player_of(p) for p in match.players] if match.player_names else []
+    files = _egn_data(
         hands,
-        name=name,
         title=str(match),
-        date=match.created,
-        players=[seat.word for seat in Seat],
+        description=match.description,
+        date=match.date or _when(match.created),
+        players=players or [EgnPlayer(seat.word) for seat in Seat],
+        initial_score=match.initial_score,
         what="This match",
         with_comments=True,
     )
+    kept = _kept_deals(match, hands)
+    start = 0
+    for number, data in enumerate(files, start=1):
+        end = start + len(data.get("deals", []))
+        last = number == len(files)
+        with_file_data(
+            data,
+            game_id=match.game_id,
+            final_score=match.final_score if last else None,
+            roster=players,
+            lines=[hand.file_lines for hand in hands[start:end]],
+            kept_deals=_kept_in(kept, start, end, last),
+        )
+        start = end
+    return files
 
 
-def _egn_of(
+def _kept_deals(match: Match, hands: list[Hand]) -> list[tuple[int, dict[str, Any]]]:
+    """The file's deals that were not imported, in the file's order, each with the number
+    of the match's hands that came before it in the file."""
+    places = sorted(h.number_in_match - 1 for h in hands if h.number_in_match is not None)
+    kept = sorted(
+        (int(s.get("position", 0)), s["raw"])
+        for s in match.skipped
+        if isinstance(s, dict) and isinstance(s.get("raw"), dict)
+    )
+    return [(sum(1 for p in places if p < position), raw) for position, raw in kept]
+
+
+def _kept_in(
+    kept: list[tuple[int, dict[str, Any]]], start: int, end: int, last: bool
+) -> list[tuple[int, dict[str, Any]]]:
+    """The left-out deals that fall among hands ``start``…``end`` of the match (and, in
+    its last part, those after every hand), each placed among that part's deals."""
+    inside = [
+        (before, raw) for before, raw in kept if start <= before < end or (last and before >= end)
+    ]
+    return [(before - start + k, raw) for k, (before, raw) in enumerate(inside)]
+
+
+def export_series(series: MatchSeries) -> Export:
+    """A whole uploaded series as one EMN file: each game's match as its EGN game (as
+    :func:`export_match` writes it), with the series' register of players."""
+    games = list(series.games.order_by("number_in_series", "id"))
+    written: list[tuple[list[EgnPlayer], dict[str, Any]]] = []
+    for match in games:
+        hands = list(match.hands.order_by("number_in_match", "id"))
+        if hands:
+            seats = [player_of(p) for p in match.players] if match.player_names else []
+            seats = seats or [EgnPlayer(s.word) for s in Seat]
+            # A game of more than 100 deals goes in as its parts, each a game of the series.
+            written.extend((seats, part) for part in _match_egn(match, hands))
+    if not written:
+        raise ExportUnavailable("This series has no hands left.")
+    data = write_emn(
+        written,
+        title=str(series),
+        description=series.description,
+        date=series.date,
+        series_id=series.series_id,
+        roster=[player_of(p) for p in series.players],
+        format=series.format,
+        result=series.result,
+    )
+    name = slugify(str(series)) or f"series-{series.pk}"
+    return Export(json.dumps(data, indent=2) + "\n", "application/json", f"{name}.emn")
+
+
+def _egn_data(
     hands: list[Hand],
     *,
-    name: str,
     title: str,
-    date: datetime,
-    players: list[str],
+    description: str,
+    date: str,
+    players: list[EgnPlayer],
+    initial_score: tuple[int, int],
     what: str,
     with_comments: bool,
-) -> Export:
+) -> list[dict[str, Any]]:
     records = [parse_record(hand.record) for hand in hands]
     reviews = [hand.review() for hand in hands]
     notes = [
-        review_annotations(record, review) if review is not None else []
-        for record, review in zip(records, reviews, strict=True)
+        hand.notes_from_file() + (review_annotations(record, review) if review else [])
+        for hand, record, review in zip(hands, records, reviews, strict=True)
     ]
     if with_comments:
         comments: dict[int, list[HandComment]] = {}
@@ -197,34 +313,36 @@ def _egn_of(
             comments.setdefault(comment.hand_id, []).append(comment)
         for at, (hand, record) in enumerate(zip(hands, records, strict=True)):
             notes[at] = notes[at] + comment_annotations(record, comments.get(hand.pk, []))
-    reviewed = sum(review is not None for review in reviews)
-    if reviewed == len(hands):
-        marks = " with its review's marks." if len(hands) == 1 else " with the reviews' marks."
-    elif reviewed:
-        marks = f", {reviewed} of its {len(hands)} hands with their reviews' marks."
-    else:
-        marks = "."
+    if not description:
+        reviewed = sum(review is not None for review in reviews)
+        if reviewed == len(hands):
+            marks = " with its review's marks." if len(hands) == 1 else " with the reviews' marks."
+        elif reviewed:
+            marks = f", {reviewed} of its {len(hands)} hands with their reviews' marks."
+        else:
+            marks = "."
+        description = "Exported from Euchre School" + marks
     try:
-        files = write_egn_files(
+        return write_egn_files(
             records,
             title=title,
-            description="Exported from Euchre School" + marks,
-            date=date.strftime("%Y-%m-%dT%H:%M"),
-            players=players,
+            description=description,
+            date=date,
+            players=[player.name for player in players],
+            initial_score=initial_score,
             annotations=notes,
         )
     except EgnWriteError as error:
         raise ExportUnavailable(f"{what} cannot be written as EGN: {error}.") from None
+
+
+def _files_export(name: str, files: list[dict[str, Any]]) -> Export:
+    """One EGN file as it is; the parts of a long match as numbered EGN files in a zip."""
     texts = [json.dumps(egn, indent=2) + "\n" for egn in files]
     if len(texts) == 1:
         return Export(texts[0], "application/json", f"{name}.egn")
-    return Export(_zip(name, texts), "application/zip", f"{name}.zip")
-
-
-def _zip(name: str, texts: list[str]) -> bytes:
-    """The parts of a long match as numbered EGN files in one zip."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for number, text in enumerate(texts, start=1):
             archive.writestr(f"{name}-{number}.egn", text)
-    return buffer.getvalue()
+    return Export(buffer.getvalue(), "application/zip", f"{name}.zip")

@@ -107,6 +107,13 @@ class HandUploadSerializer(serializers.Serializer):
         },
         help_text=f"The match's (or the hand's) title, at most {TITLE_LENGTH} characters.",
     )
+    player = CheckedCharField(
+        required=False,
+        max_length=200,
+        help_text="For a file that names its players (EGN, EMN, PTN): the name of the one "
+        "you were, as the file gives it. Your seat in each game follows it; send it instead "
+        "of `seat`.",
+    )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         given = [name for name in ("record", "records", "text") if name in attrs]
@@ -117,6 +124,10 @@ class HandUploadSerializer(serializers.Serializer):
             )
         if "format" in attrs and "text" not in attrs:
             raise serializers.ValidationError({"format": "`format` goes with `text` only."})
+        if "player" in attrs and "seat" in self.initial_data:
+            raise serializers.ValidationError(
+                {"player": "Send `seat` or `player`, not both: `player` gives the seat."}
+            )
         return attrs
 
 
@@ -138,6 +149,19 @@ class UploadResultSerializer(serializers.Serializer):
     created = serializers.IntegerField(help_text="Hands stored by this request.")
     existing = serializers.IntegerField(help_text="Hands you already had (not stored twice).")
     match = serializers.IntegerField(allow_null=True)
+    matches = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="Every match made: one for each game of an EMN series.",
+    )
+    series = serializers.IntegerField(allow_null=True, help_text="The series of an EMN file.")
+    skipped = UploadErrorSerializer(
+        many=True,
+        help_text="The deals of a match file left out (irregular ones: a renege, a card "
+        "played twice), each with its message; the others were stored.",
+    )
+    notes_added = serializers.IntegerField(
+        help_text="Annotations of the file added to hands you already had."
+    )
     hands = HandSerializer(many=True)
 
 

@@ -372,6 +372,18 @@ def outcomes_in_logs(logs: Path) -> Counter[str]:
     return outcomes
 
 
+def sweeps_in_log(path: Path) -> list[datetime]:
+    """When the sweep's worker finished each sweep, from its log."""
+    finished = []
+    for line in path.read_text(errors="replace").splitlines():
+        if "sweep_analysis_jobs[" in line and "succeeded" in line:
+            try:
+                finished.append(datetime.fromisoformat(json.loads(line)["time"]))
+            except (ValueError, KeyError):
+                continue
+    return finished
+
+
 def percentile(values: list[float], fraction: float) -> float:
     if not values:
         return 0.0
@@ -392,7 +404,7 @@ class Soak:
         self.generation = [0, 0]
         self.restarts: list[tuple[float, int]] = []
         self.began = time.monotonic()
-        self.terminated = 0
+        self.most_queued = 0
 
     def elapsed(self) -> float:
         return time.monotonic() - self.began
@@ -514,6 +526,7 @@ class Soak:
 
                 connection.close()
                 continue
+            self.most_queued = max(self.most_queued, self.books.count("queued"))
             for due, index in list(self.restarts):
                 if time.monotonic() >= due:
                     self.restarts.remove((due, index))
@@ -597,6 +610,8 @@ class Soak:
             if row.finished_at is not None
         ]
         attempts = Counter(row.attempts for row in rows.values())
+        sweeps = sweeps_in_log(self.logs / "soak-sweeper.log")
+        gaps = [(b - a).total_seconds() for a, b in zip(sweeps, sweeps[1:], strict=False)]
         sends = sum(jobs.values_list("sends", flat=True))
         from_cache = jobs.filter(from_cache=True).count()
 
@@ -627,6 +642,10 @@ class Soak:
             f"p95 {percentile(waits, 0.95):.1f} s, longest {max(waits, default=0):.1f} s; "
             f"asked for to done: p50 {percentile(spans, 0.5):.1f} s, longest "
             f"{max(spans, default=0):.1f} s"
+        )
+        print(
+            f"Sweeps run: {len(sweeps)}, the longest between two {max(gaps, default=0):.1f} s, "
+            f"while up to {self.most_queued} jobs waited"
         )
         print()
         print("fault  kind              at s  touched  ran again  unharmed  open  longest s")

@@ -20,7 +20,7 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
-from games.engine.egn import write_egn_files
+from games.engine.egn import read_egn, write_egn_files
 from games.engine.rules import PRESETS
 from games.models import GamePlay, Hand, Match, MatchSeries
 from games.uploads import parse_upload
@@ -76,6 +76,19 @@ def long_match(hands: int = 150, irregular_at: tuple[int, ...] = (3, 40, 97, 99)
     return json.dumps(data)
 
 
+def upcard_played() -> str:
+    """A real match's legal deal and, after it, the converter's test deal in which a
+    defender plays the upcard the dealer picked up (read from its EGN 1.0 and written in
+    1.4's names, as the upload keeps a deal it leaves out): a kept deal our rules of play
+    reject, though its shape is EGN's."""
+    data = json.loads((FIXTURES / "egn_m_20260529_01_5.egn").read_text())
+    source = read_egn((FIXTURES / "conversion_test.egn").read_text())
+    raw = source.deals[0].raw
+    assert raw is not None and source.deals[0].message is not None
+    data["deals"] = [data["deals"][0], {**raw, "dealNumber": 1}]
+    return json.dumps(data)
+
+
 def upload(client: Client, name: str, text: str) -> Any:
     """Upload `text` as the upload page takes it, South's seat, confirmed, the uploader
     the first player the file names (where it names any)."""
@@ -86,7 +99,7 @@ def upload(client: Client, name: str, text: str) -> Any:
     return client.post(UPLOAD, form)
 
 
-def _parts(label: str, response: Any) -> Iterator[tuple[str, dict[str, Any]]]:
+def parts_of(label: str, response: Any) -> Iterator[tuple[str, dict[str, Any]]]:
     assert response.status_code == 200, f"{label}: {response.status_code} {response.content!r}"
     if response["Content-Type"] == "application/zip":
         with zipfile.ZipFile(io.BytesIO(response.content)) as archive:
@@ -106,7 +119,7 @@ def hand_downloads(client: Client, user: User, label: str) -> Iterator[Download]
     """Each of `user`'s hands as its EGN download."""
     for hand in Hand.objects.filter(owner=user).order_by("pk"):
         url = reverse("games:hand_export", args=[hand.pk, "egn"])
-        for name, data in _parts(f"{label} hand {hand.pk}", client.get(url)):
+        for name, data in parts_of(f"{label} hand {hand.pk}", client.get(url)):
             yield Download(name, "egn", data)
 
 
@@ -116,7 +129,7 @@ def match_downloads(client: Client, user: User, label: str) -> Iterator[Download
         url = reverse("games:match_export", args=[match.pk])
         kept = _kept(match)
         whole = f"{label} match {match.pk}"
-        for name, data in _parts(whole, client.get(url)):
+        for name, data in parts_of(whole, client.get(url)):
             yield Download(name, "egn", data, kept, part_of=whole)
 
 
@@ -125,7 +138,7 @@ def series_downloads(client: Client, user: User, label: str) -> Iterator[Downloa
     for series in MatchSeries.objects.filter(owner=user).order_by("pk"):
         url = reverse("games:series_export", args=[series.pk])
         kept = [raw for game in series.games.all() for raw in _kept(game)]
-        for name, data in _parts(f"{label} series {series.pk}", client.get(url)):
+        for name, data in parts_of(f"{label} series {series.pk}", client.get(url)):
             yield Download(name, "emn", data, kept)
 
 
@@ -172,7 +185,8 @@ def played(preset: str, hands: int = 3) -> tuple[Client, User]:
 
 def every_download(played_hands: int = 3) -> Iterator[Download]:
     """Every real file uploaded and every preset played, each user's downloads in turn;
-    then the long match with irregular deals among its first hundred hands."""
+    then the long match with irregular deals among its first hundred hands, and a match
+    whose left-out deal has the upcard played by a defender."""
     for path in real_files():
         client, user, _ = uploaded(path)
         yield from downloads_of(client, user, path.name)
@@ -181,3 +195,5 @@ def every_download(played_hands: int = 3) -> Iterator[Download]:
         yield from downloads_of(client, user, f"played {preset}")
     client, user, _ = uploaded(Path("long.egn"), long_match())
     yield from downloads_of(client, user, "long")
+    client, user, _ = uploaded(Path("upcard.egn"), upcard_played())
+    yield from downloads_of(client, user, "upcard played")

@@ -9,14 +9,24 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import pytest
+from django.urls import reverse
 
 from games.engine.egn_limits import DEALS_PER_FILE
+from games.models import Match
 from tests.engine.egn_schema_rules import problems
 from tests.engine.emn_schema_rules import emn_problems
-from tests.games.site_exports import Download, every_download, long_match, uploaded
+from tests.games.site_exports import (
+    Download,
+    every_download,
+    long_match,
+    parts_of,
+    upcard_played,
+    uploaded,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -56,24 +66,33 @@ def test_every_download_of_the_site_keeps_egns_rules(sent: Any) -> None:
 
 
 def test_a_long_match_with_left_out_deals_splits_into_files_of_at_most_100(sent: Any) -> None:
-    from pathlib import Path
-
     client, user, response = uploaded(Path("long.egn"), long_match())
     assert response.status_code == 302
-    from games.models import Match
-
     match = Match.objects.get(owner=user)
     assert match.hands.count() == 150 and len(match.skipped) == 4
-    from django.urls import reverse
-
     exported = client.get(reverse("games:match_export", args=[match.pk]))
     assert exported["Content-Type"] == "application/zip"
-    from tests.games.site_exports import _parts
-
-    parts = [data for _, data in _parts("long", exported)]
+    parts = [data for _, data in parts_of("long", exported)]
     assert len(parts) == 2
     for data in parts:
         assert len(data["deals"]) <= DEALS_PER_FILE
         assert [d["dealNumber"] for d in data["deals"]] == list(range(len(data["deals"])))
         assert not problems(data, own_deals(data, [s["raw"] for s in match.skipped]))
     assert sum(len(d["deals"]) for d in parts) == 154
+
+
+def test_a_left_out_deal_is_written_back_as_the_files_own(sent: Any) -> None:
+    client, user, response = uploaded(Path("upcard.egn"), upcard_played())
+    assert response.status_code == 302
+    match = Match.objects.get(owner=user)
+    assert match.hands.count() == 1 and "the upcard" in match.skipped[0]["message"]
+    exported = client.get(reverse("games:match_export", args=[match.pk]))
+    data = json.loads(exported.content)
+    assert [d["dealNumber"] for d in data["deals"]] == [0, 1]
+    kept = own_deals(data, [match.skipped[0]["raw"]])
+    assert kept == {1}
+    # EGN's shape holds it; our rules of play would not, and are told it is the file's own.
+    assert not problems(data, kept)
+    assert problems(data) == [
+        "deals[1].phases[1].tricks[2]: seat 3 plays Qs, the upcard, which it does not hold"
+    ]

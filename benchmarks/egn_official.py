@@ -27,7 +27,18 @@ The files are written the way the site's exports write them, by
   where no-trump is named, found among seeded hands of the presets that play them;
 - ``limits``: a long match (more deals than a file holds, comments longer than EGN's
   1,024 characters, more than 50 on one card), which the writer splits;
-- ``unknown``: played hands written down with cards nobody saw, as real records are.
+- ``unknown``: played hands written down with cards nobody saw, as real records are;
+- ``site``, ``emn``, ``emn-games``: the site's own downloads (``tests/games/site_exports.py``),
+  got from a Django of the checkout on a throwaway SQLite database (``--site-db``, made
+  and migrated afresh): every real EGN and EMN file uploaded through the upload page and a
+  long match of 150 hands with four irregular deals among them, three hands played
+  against the computer under every preset, then each hand, match (a long one's zip part
+  by part) and series downloaded from its export page. The irregular deals the upload
+  left out are written back in place, as the file had them; our rules hold their shape
+  only (``own_deals``), EGN's validator holds them to its schema like any deal. An EMN
+  download is checked by EGN's ``validateEmn`` and by our reading of EMN's rules
+  (``tests/engine/emn_schema_rules.py``); each of its games is then checked and
+  converted as an EGN file of its own (``…-game<N>.egn``).
 
 Each file is then checked by EGN's validator (``validateEgn``), converted to the
 condensed binary and back, and to the expanded binary and back (``convertEgnJsonToBin``
@@ -60,6 +71,7 @@ from games.engine.hand import NT, PASS, HandState  # noqa: E402
 from games.engine.record import HandRecord, parse_record, record_from_state  # noqa: E402
 from games.engine.rules import PRESETS  # noqa: E402
 from tests.engine.egn_schema_rules import problems  # noqa: E402
+from tests.engine.emn_schema_rules import emn_problems  # noqa: E402
 from tests.engine.randomplay import mask_unknowns  # noqa: E402
 
 NODE_CHECK = r"""
@@ -87,6 +99,14 @@ for (const name of fs.readdirSync(folder).filter((n) => n.endsWith(".egn")).sort
       out[mode] = String(err && err.message || err).slice(0, 300);
     }
   }
+  console.log(JSON.stringify(out));
+}
+const emn = require(path.join(dist, "emn", "validator.js"));
+for (const name of fs.readdirSync(folder).filter((n) => n.endsWith(".emn")).sort()) {
+  const result = emn.validateEmn(JSON.parse(fs.readFileSync(path.join(folder, name), "utf8")));
+  const out = { name, valid: result.isValid, emn: true };
+  if (!result.isValid) out.errors = (result.errors || []).slice(0, 3).map(
+    (e) => `${e.instancePath || "/"} ${e.message}`);
   console.log(JSON.stringify(out));
 }
 """
@@ -246,6 +266,62 @@ def write_samples(folder: Path, data: Path, hands: int) -> tuple[dict[str, str],
     return groups, held
 
 
+def write_site_downloads(
+    folder: Path, database: Path, groups: dict[str, str], own: dict[str, set[int]]
+) -> Counter[str]:
+    """The site's downloads (``tests/games/site_exports.py``) into `folder`: a Django of
+    this checkout on a fresh SQLite database at `database`, migrated, then the uploads,
+    the games played and every download. `own` gets each file's deals that are the
+    uploaded file's own left-out deals. What they hold, counted."""
+    import os
+
+    if database.exists():
+        database.unlink()
+    os.environ["DATABASE_URL"] = f"sqlite:///{database}"
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "euchre_site.settings")
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.core.management import call_command
+    from django.test.utils import setup_test_environment
+
+    setup_test_environment()  # the test client's host, the locmem mail outbox
+    settings.RATE_LIMITS = False
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    call_command("migrate", verbosity=0)
+    from analysis import tasks
+
+    # The uploads' analyses are not run here: their messages go nowhere.
+    tasks.run_analysis_job.apply_async = lambda *args, **kwargs: None  # type: ignore[method-assign]
+    from tests.games.site_exports import every_download
+    from tests.games.test_site_exports_valid import own_deals
+
+    held: Counter[str] = Counter()
+    for k, download in enumerate(every_download()):
+        name = f"site-{k:04d}"
+        if download.kind == "emn":
+            (folder / f"{name}.emn").write_text(json.dumps(download.data, indent=2))
+            groups[f"{name}.emn"] = "emn"
+            held["site series"] += 1
+            for g, game in enumerate(download.data["games"]):
+                part = f"{name}-game{g}.egn"
+                (folder / part).write_text(json.dumps(game["gameData"], indent=2))
+                groups[part] = "emn-games"
+                own[part] = own_deals(game["gameData"], download.kept)
+                held["site kept deals"] += len(own[part])
+            continue
+        part = f"{name}.egn"
+        (folder / part).write_text(json.dumps(download.data, indent=2))
+        groups[part] = "site"
+        own[part] = own_deals(download.data, download.kept)
+        held["site files"] += 1
+        held["site kept deals"] += len(own[part])
+        held["site deals"] += len(download.data["deals"])
+    database.unlink()
+    return held
+
+
 def same(ours: dict[str, Any], back: dict[str, Any]) -> str | None:
     """How the file the tools gave back differs from ours, read by our reader; ``None``
     for the same records, annotations and metadata."""
@@ -305,12 +381,21 @@ def main() -> None:
     parser.add_argument("--cli", action="store_true", help="convert with egn-convert")
     parser.add_argument("--keep", help="write the files here and keep them")
     parser.add_argument("--verbose", action="store_true", help="name every failure")
+    parser.add_argument(
+        "--site-db",
+        default=str(Path(tempfile.gettempdir()) / "egn_official_site.sqlite3"),
+        help="the throwaway SQLite database of the site's downloads (made afresh)",
+    )
+    parser.add_argument("--no-site", action="store_true", help="leave the site's downloads out")
     args = parser.parse_args()
 
     folder = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="egn_official_"))
     folder.mkdir(parents=True, exist_ok=True)
     data = data_folder(args.data)
     groups, held = write_samples(folder, data, args.hands)
+    own: dict[str, set[int]] = {}
+    if not args.no_site:
+        held.update(write_site_downloads(folder, Path(args.site_db), groups, own))
     print(f"wrote {len(groups)} EGN files from {data} and {args.hands} hands a preset")
     print("  " + ", ".join(f"{what}: {n}" for what, n in sorted(held.items())))
 
@@ -326,7 +411,10 @@ def main() -> None:
     for name, group in sorted(groups.items()):
         row = rows.setdefault(group, Counter())
         row["files"] += 1
-        found = problems(ours[name])
+        if name.endswith(".emn"):
+            found = emn_problems(ours[name], lambda egn: [])  # its games are files of their own
+        else:
+            found = problems(ours[name], own.get(name, ()))
         row["our rules"] += not found
         if found:
             failures.append(f"{name}: our rules: {found[0]}")
@@ -336,6 +424,8 @@ def main() -> None:
         row["validator"] += bool(verdict["valid"])
         if not verdict["valid"]:
             failures.append(f"{name}: validator: {verdict.get('errors')}")
+        if verdict.get("emn"):
+            continue  # EGN's converter takes EGN files: the series' games go one by one
         for mode in ("condensed", "expanded"):
             if verdict[mode] != "ok":
                 failures.append(f"{name}: {mode}: {verdict[mode]}")
@@ -358,6 +448,9 @@ def main() -> None:
         how = "egn-convert" if args.cli else "its library"
         print(f"\nvalidator: EGN's validateEgn; condensed, expanded: converted both ways by {how}")
         print("and read back by our reader into the same records, annotations and metadata")
+        if "emn" in rows:
+            print("emn: the series downloads, by validateEmn (the converter takes EGN files:")
+            print("their games are the emn-games group)")
     if failures:
         reasons = Counter(f.split(": ", 1)[1][:90] for f in failures)
         print(f"\n{len(failures)} failures:")

@@ -19,6 +19,7 @@ from django.utils.text import slugify
 from analysis.solver.review import Review
 from games.engine.cards import Seat, Team
 from games.engine.egn import EgnAnnotation, EgnPlayer, with_file_data, write_egn_files
+from games.engine.egn_limits import DEALS_PER_FILE, DESCRIPTION_LENGTH, fit
 from games.engine.emn import write_emn
 from games.engine.errors import EgnWriteError
 from games.engine.hand import Call, Discard, Play
@@ -212,8 +213,10 @@ def _match_egn(match: Match, hands: list[Hand]) -> list[dict[str, Any]]:
     """The match as its EGN files (one unless it must be split), each with what the file
     it came from held for the deals it has."""
     players = [player_of(p) for p in match.players] if match.player_names else []
+    kept = _kept_deals(match, hands)
     files = _egn_data(
         hands,
+        others=_others(kept, len(hands)),
         title=str(match),
         description=match.description,
         date=match.date or _when(match.created),
@@ -222,18 +225,28 @@ def _match_egn(match: Match, hands: list[Hand]) -> list[dict[str, Any]]:
         what="This match",
         with_comments=True,
     )
-    kept = _kept_deals(match, hands)
     start = 0
     for number, data in enumerate(files, start=1):
         end = start + len(data.get("deals", []))
         last = number == len(files)
+        inside = _kept_in(kept, start, end, last)
+        room = DEALS_PER_FILE - (end - start)
+        if len(inside) > room:
+            # More left-out deals around one hand than a file holds: those past the
+            # hundredth are not written back, and the description says so.
+            left = len(inside) - room
+            inside = inside[:room]
+            note = f"{left} more deal{'s' if left != 1 else ''} of the file that were not "
+            note += "imported are not written back: an EGN file holds 100 deals."
+            metadata = data["metadata"]
+            metadata["description"] = fit(f"{note} {metadata['description']}", DESCRIPTION_LENGTH)
         with_file_data(
             data,
             game_id=match.game_id,
             final_score=match.final_score if last else None,
             roster=players,
             lines=[hand.file_lines for hand in hands[start:end]],
-            kept_deals=_kept_in(kept, start, end, last),
+            kept_deals=inside,
         )
         start = end
     return files
@@ -249,6 +262,15 @@ def _kept_deals(match: Match, hands: list[Hand]) -> list[tuple[int, dict[str, An
         if isinstance(s, dict) and isinstance(s.get("raw"), dict)
     )
     return [(sum(1 for p in places if p < position), raw) for position, raw in kept]
+
+
+def _others(kept: list[tuple[int, dict[str, Any]]], hands: int) -> list[int]:
+    """How many left-out deals go into the file of each hand: those just before it (the
+    last hand takes those after every hand too), as :func:`_kept_in` places them."""
+    out = [0] * hands
+    for before, _ in kept:
+        out[min(before, hands - 1)] += 1
+    return out
 
 
 def _kept_in(
@@ -300,6 +322,7 @@ def _egn_data(
     initial_score: tuple[int, int],
     what: str,
     with_comments: bool,
+    others: list[int] | None = None,
 ) -> list[dict[str, Any]]:
     records = [parse_record(hand.record) for hand in hands]
     reviews = [hand.review() for hand in hands]
@@ -331,6 +354,7 @@ def _egn_data(
             players=[player.name for player in players],
             initial_score=initial_score,
             annotations=notes,
+            others=others or (),
         )
     except EgnWriteError as error:
         raise ExportUnavailable(f"{what} cannot be written as EGN: {error}.") from None

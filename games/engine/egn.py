@@ -1585,11 +1585,17 @@ def write_egn_files(
     description: str = "",
     initial_score: tuple[int, int] = (0, 0),
     annotations: Sequence[Sequence[EgnAnnotation]] = (),
+    others: Sequence[int] = (),
     **options: Any,
 ) -> list[dict[str, Any]]:
     """`records` as EGN files: one (:func:`write_egn`) when they fit in one, else a file
     for each run of at most :data:`~games.engine.egn_limits.DEALS_PER_FILE` deals under
     the same rules, in order.
+
+    ``others[i]`` counts deals that are not records but will go into the file of record
+    ``i`` (a match's deals that were not imported, put back by :func:`with_file_data`):
+    they count towards the file's hundred deals, so that no part holds more once they are
+    in. A record whose others alone fill a file gets a part of its own.
 
     Each part's title ends ``(part 2 of 3)`` and its description starts by saying which
     hands it holds; its ``initialScore`` is the score after the parts before it, as EGN
@@ -1604,12 +1610,16 @@ def write_egn_files(
     """
     parsed = [r if isinstance(r, HandRecord) else parse_record(r) for r in records]
     parts: list[tuple[int, int]] = []
+    size = 0
     for i, record in enumerate(parsed):
+        weight = 1 + (others[i] if i < len(others) else 0)
         start, end = parts[-1] if parts else (0, 0)
-        if parts and end - start < DEALS_PER_FILE and parsed[start].rules == record.rules:
+        if parts and size + weight <= DEALS_PER_FILE and parsed[start].rules == record.rules:
             parts[-1] = (start, i + 1)
+            size += weight
         else:
             parts.append((i, i + 1))
+            size = weight
     if len(parts) <= 1:
         return [
             write_egn(

@@ -26,6 +26,7 @@ to. ``tests/engine/test_egn_schema_rules.py`` checks that each rule catches what
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from datetime import datetime
 from typing import Any
 
@@ -517,8 +518,14 @@ class _Deal:
             self.problem(where, f"seat {seat} plays {card}, not in its playerCards")
 
 
-def cross_field_problems(egn: dict[str, Any]) -> list[str]:
-    """The rules between fields, for a file whose shape :data:`SCHEMA` accepts."""
+def cross_field_problems(egn: dict[str, Any], own_deals: Collection[int] = ()) -> list[str]:
+    """The rules between fields, for a file whose shape :data:`SCHEMA` accepts.
+
+    ``own_deals`` are the indices of deals that are not ours but the file's own: the
+    irregular deals of an uploaded file (a renege, a card played twice) that the upload
+    left out and the export writes back in place, as the file had them. Their shape and
+    their number are held to EGN's rules like any deal's; the play within them is not,
+    since it is what made them irregular."""
     out: list[str] = []
     metadata = egn["metadata"]
     if "date" in metadata:
@@ -532,7 +539,8 @@ def cross_field_problems(egn: dict[str, Any]) -> list[str]:
             continue  # a condensed deal: its bits are the converter's to read
         if deal["dealNumber"] != i:
             out.append(f"deals[{i}].dealNumber: is {deal['dealNumber']}, not {i}")
-        out.extend(_Deal(deal, f"deals[{i}]", ruleset).out)
+        if i not in own_deals:
+            out.extend(_Deal(deal, f"deals[{i}]", ruleset).out)
     return out
 
 
@@ -545,8 +553,9 @@ def _likelier(errors: list[ValidationError]) -> ValidationError:
     return found
 
 
-def problems(egn: object) -> list[str]:
-    """Every way `egn` breaks EGN 1.4's rules, as ``where: what``; ``[]`` for a valid file."""
+def problems(egn: object, own_deals: Collection[int] = ()) -> list[str]:
+    """Every way `egn` breaks EGN 1.4's rules, as ``where: what``; ``[]`` for a valid file.
+    ``own_deals``: the file's own irregular deals, written back (:func:`cross_field_problems`)."""
     shape = []
     for error in _SHAPE.iter_errors(egn):
         # A deal or phase is one of two shapes: name what is wrong in the likelier one.
@@ -557,7 +566,7 @@ def problems(egn: object) -> list[str]:
     if shape:
         return sorted(shape)
     assert isinstance(egn, dict)
-    return cross_field_problems(egn)
+    return cross_field_problems(egn, own_deals)
 
 
 def assert_valid_egn(egn: object, label: str = "") -> None:

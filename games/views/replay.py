@@ -60,7 +60,24 @@ def _replay(hand: Hand) -> tuple[AnalysisJob | None, bool, Replay]:
     result = None if done is None else done.result
     review = None if result is None else result.as_review()
     dd = None if result is None else result.double_dummy()
-    return latest, review is not None, Replay(hand.record, review, dd)
+    replay = Replay(hand.record, review, dd, notes=hand.notes_from_file(), lines=hand.file_lines)
+    return latest, review is not None, replay
+
+
+def _names(hand: Hand) -> dict[Seat, str]:
+    """The players' names the hand's file gave, by seat; empty when it gave none."""
+    match = hand.match
+    if match is None:
+        return {}
+    return {seat: name for seat in Seat if (name := match.name_of(seat.value))}
+
+
+def _owner_name(hand: Hand) -> str:
+    """The name in the file of the player the owner said they were, or ``""``."""
+    match = hand.match
+    if match is None or not match.owner_seat or match.owner_seat != hand.seat:
+        return ""
+    return match.name_of(hand.seat)
 
 
 def _default_seat(hand: Hand) -> Seat:
@@ -119,6 +136,7 @@ def hand_review(request: HtmxRequest, pk: int) -> HttpResponse:
         notes=notes,
         comment_counts=counts,
         you=default_seat if access.is_owner else None,
+        names=_names(hand),
     )
     context: dict[str, Any] = {
         "hand": hand,
@@ -126,6 +144,7 @@ def hand_review(request: HtmxRequest, pk: int) -> HttpResponse:
         "page": page,
         "params": params,
         "owner_seat": default_seat.word,
+        "owner_name": _owner_name(hand),
         "job": latest,
         "has_review": has_review,
         "poll_seconds": POLL_SECONDS,

@@ -1,5 +1,6 @@
 """The Celery application: configured from Django settings (CELERY_* names)."""
 
+import logging
 import os
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,8 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "euchre_site.settings")
 app = Celery("euchre_site")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+logger = logging.getLogger(__name__)
 
 
 @app.on_after_configure.connect
@@ -33,3 +36,13 @@ def prepare_solver(sender: Any = None, **kwargs: Any) -> None:
     if queues == {"sweep"}:
         return
     prepare()
+
+
+@worker_init.connect
+def log_build(**kwargs: Any) -> None:
+    """Say in the worker's log which build of the pure packages it runs: the compiled one, or
+    pure Python and why (games/engine/compiled.py)."""
+    from games.engine.compiled import euchre_build
+
+    build = euchre_build()
+    logger.info("Build: %s", build, extra={"event": "build", "build": build})

@@ -25,6 +25,8 @@ import psycopg
 import pytest
 from django.db import connection
 
+from games.engine.compiled import euchre_build
+
 from .conftest import REPO_ROOT, database_url
 
 pytestmark = pytest.mark.services
@@ -196,6 +198,13 @@ def test_the_production_server_serves_a_fresh_database_and_stops_on_sigterm(
     requests = [line for line in lines if line.get("event") == "request"]
     assert {(line["path"], line["status"]) for line in requests} >= {("/", 200), ("/learn/", 200)}
     assert {"scripts.serve", "uvicorn.error"} <= {line["logger"] for line in lines}
+    # The server and each worker say which build they run: this one's.
+    builds = [(line["logger"], line["build"]) for line in lines if line.get("event") == "build"]
+    assert sorted(builds) == [
+        ("euchre_site.celery", euchre_build()),
+        ("euchre_site.celery", euchre_build()),
+        ("euchre_site.server", euchre_build()),
+    ]
     # Every line is JSON but Celery's notice of each worker's shutdown, which it prints itself.
     others = [line for line in log.splitlines() if line and not line.startswith("{")]
     assert others == ["worker: Warm shutdown (MainProcess)"] * 2, log

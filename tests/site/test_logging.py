@@ -202,3 +202,16 @@ def test_a_copy_of_the_message_of_a_done_analysis_is_logged_as_skipped(
         ("done", 1),
         ("skipped", None),
     ]
+
+
+def test_a_starting_worker_logs_which_build_it_runs(logged: Lines) -> None:
+    from celery.signals import worker_init
+
+    from euchre_site.celery import log_build
+    from games.engine.compiled import euchre_build
+
+    assert log_build in [ref() for _, ref in worker_init.receivers]
+    log_build(sender=None)
+    [line] = [line for line in logged.objects() if line.get("event") == "build"]
+    assert line["build"] == euchre_build()
+    assert line["message"] == f"Build: {euchre_build()}" and line["level"] == "INFO"

@@ -61,13 +61,6 @@ class Reviews:
     """The analysis with today's default parameters and solver, if one was asked for."""
 
     @property
-    def newer(self) -> AnalysisJob | None:
-        """The latest finished review made after the one shown, if any."""
-        if self.shown is None or not self.done or self.done[0] == self.shown:
-            return None
-        return self.done[0]
-
-    @property
     def others(self) -> list[AnalysisJob]:
         """The finished reviews not shown, the latest first."""
         return [job for job in self.done if job != self.shown]
@@ -85,7 +78,7 @@ class Reviews:
 
 def _reviews(hand: Hand, asked: int | None = None) -> Reviews:
     """The hand's analyses (in one query), showing the finished review ``asked`` when it is
-    one of the hand's, else the hand's own."""
+    one of the hand's, else the hand's own (as ``Hand.shown_job`` picks it)."""
     jobs = list(hand.analysis_jobs.select_related("result"))
     done = [j for j in jobs if j.status == AnalysisJob.Status.DONE and j.result is not None]
     own = next((j for j in done if j.pk == hand.mistakes_job_id), done[0] if done else None)
@@ -123,7 +116,7 @@ def _default_seat(hand: Hand) -> Seat:
         return Seat.S
 
 
-def _status(hand: Hand, reviews: Reviews) -> dict[str, Any]:
+def _status(reviews: Reviews) -> dict[str, Any]:
     return {
         "job": reviews.latest,
         "has_review": reviews.shown is not None,
@@ -188,7 +181,7 @@ def hand_review(request: HtmxRequest, pk: int) -> HttpResponse:
         "page": page,
         "params": params,
         "owner_seat": default_seat.word,
-        **_status(hand, reviews),
+        **_status(reviews),
         "current_params": ReviewParams(),
         "solver_version": SOLVER_VERSION,
         **comments_context(access, page.step, [c for c in comments if c.step == page.step]),
@@ -234,7 +227,7 @@ def hand_review_status(request: HtmxRequest, pk: int) -> HttpResponse:
     reviews = _reviews(access.hand, shown)
     if shown is None:
         reviews = replace(reviews, shown=None)
-    context = {"hand": access.hand, "access": access, **_status(access.hand, reviews)}
+    context = {"hand": access.hand, "access": access, **_status(reviews)}
     job = reviews.latest
     response = render(request, f"{TEMPLATE}#status", context)
     if request.htmx and shown is None and job is not None and job.status == AnalysisJob.Status.DONE:

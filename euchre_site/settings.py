@@ -560,7 +560,7 @@ RATE_LIMIT_RATES = {
     "password_reset_email": "3/h",  # reset e-mails asked for, per e-mail address
     "upload": "60/h",  # uploads (page and API), per user
     "analysis": "30/h",  # analyses asked for (page and API), per user
-    "analysis_samples": "10000/h",  # samples of the analyses queued, per user
+    "analysis_samples": "12000/h",  # samples of the analyses queued, per user (30 at 400)
     "quiz_anonymous": "30/m",  # quiz and practice questions, per address
     "quiz_user": "60/m",  # quiz and practice questions, per signed-in user
 }

@@ -120,7 +120,7 @@ def export_hand(hand: Hand, fmt: str, *, with_comments: bool = False) -> Export:
     if fmt == "text":
         return Export(format_notation(hand.record), "text/plain; charset=utf-8", f"{name}.txt")
     if fmt == "analysis":
-        result = hand.latest_result()
+        result = hand.shown_result()
         if result is None:
             raise ExportUnavailable("This hand has no finished review yet.")
         data = {

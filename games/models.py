@@ -207,25 +207,25 @@ class HandQuerySet(models.QuerySet["Hand"]):
         return result
 
     def refresh_mistakes(self) -> int:
-        """Bring :attr:`Hand.mistakes` up to date with each hand's latest finished review.
+        """Give each hand with no review shown yet its record's latest finished review, and
+        count its mistakes from it (:attr:`Hand.mistakes`).
 
-        Only hands whose record's latest done analysis job is not the one counted are
-        read, so this is cheap when nothing changed. Returns the number of hands updated.
+        A hand keeps the review it shows (:attr:`Hand.mistakes_job_id`) when a newer one
+        is made: its owner switches to that one (:meth:`Hand.show_review`), so what a hand
+        shows never changes by itself. Only hands with no review shown, or one that is no
+        longer a finished review of their record, are read, so this is cheap when nothing
+        changed. Returns the number of hands updated.
         """
-        latest_done = (
-            AnalysisJob.objects.filter(
-                record_hash=models.OuterRef("record_hash"), status=AnalysisJob.Status.DONE
-            )
-            .order_by("-created", "-id")
-            .values("pk")[:1]
+        done = AnalysisJob.objects.filter(
+            record_hash=models.OuterRef("record_hash"),
+            status=AnalysisJob.Status.DONE,
+            result__isnull=False,
         )
+        latest_done = done.order_by("-created", "-id").values("pk")[:1]
+        shown_is_done = models.Exists(done.filter(pk=models.OuterRef("mistakes_job_id")))
         stale = (
-            self.annotate(latest_done=models.Subquery(latest_done))
-            .filter(latest_done__isnull=False)
-            .filter(
-                models.Q(mistakes_job_id__isnull=True)
-                | ~models.Q(mistakes_job_id=models.F("latest_done"))
-            )
+            self.annotate(latest_done=models.Subquery(latest_done), shown_is_done=shown_is_done)
+            .filter(latest_done__isnull=False, shown_is_done=False)
             .values_list("pk", "latest_done")
         )
         updated = 0
@@ -541,6 +541,8 @@ class Hand(models.Model):
         blank=True,
         help_text="Mistakes and blunders in the latest finished review; null until reviewed.",
     )
+    # The job is the one whose review the hand shows (Hand.shown_job): its first finished
+    # review, until its owner switches to another (Hand.show_review).
     mistakes_job_id = models.PositiveIntegerField(
         null=True, blank=True, help_text="The analysis job `mistakes` was counted from."
     )
@@ -622,9 +624,30 @@ class Hand(models.Model):
         """The result of the latest finished analysis of the hand's record, if any."""
         return AnalysisJob.objects.latest_result(self.record_hash)
 
+    def reviews(self) -> models.QuerySet[AnalysisJob]:
+        """The finished analyses of the hand's record, the latest first."""
+        return self.analysis_jobs.filter(
+            status=AnalysisJob.Status.DONE, result__isnull=False
+        ).select_related("result")
+
+    def shown_job(self) -> AnalysisJob | None:
+        """The finished analysis whose review the hand shows: the one it keeps
+        (:attr:`mistakes_job_id`), else (before it keeps one) the latest."""
+        reviews = self.reviews()
+        if self.mistakes_job_id is not None:
+            kept = reviews.filter(pk=self.mistakes_job_id).first()
+            if kept is not None:
+                return kept
+        return reviews.first()
+
+    def shown_result(self) -> AnalysisResult | None:
+        """The result of :meth:`shown_job`, if any."""
+        job = self.shown_job()
+        return None if job is None else job.result
+
     def review(self) -> Review | None:
-        """The review of the latest finished analysis of the hand's record, if any."""
-        result = self.latest_result()
+        """The review the hand shows (:meth:`shown_job`), if any."""
+        result = self.shown_result()
         return None if result is None else result.as_review()
 
     def add_file_data(
@@ -645,6 +668,19 @@ class Hand(models.Model):
     def notes_from_file(self) -> list[EgnAnnotation]:
         """The annotations of the file the hand came from, as the EGN writer takes them."""
         return [note_of(note) for note in self.file_notes if isinstance(note, dict)]
+
+    def show_review(self, job: AnalysisJob) -> None:
+        """Show the finished analysis ``job`` of the hand's record from now on, and count
+        the hand's mistakes from it. Raises ``ValueError`` for any other job."""
+        if (
+            job.record_hash != self.record_hash
+            or job.status != AnalysisJob.Status.DONE
+            or job.result is None
+        ):
+            raise ValueError(f"analysis {job.pk} is not a finished review of this hand")
+        self.mistakes = job.result.as_review().mistakes
+        self.mistakes_job_id = job.pk
+        self.save(update_fields=["mistakes", "mistakes_job_id"])
 
     def share(self) -> str:
         """Give the hand a read-only link (keeping the one it has); returns its token."""

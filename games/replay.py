@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import urlencode
 
@@ -77,6 +77,9 @@ class Params:
     share: str | None = None
     auto: str = ""
     """``1``: the solver plays the side line's next action; ``all``: it plays to the end."""
+    review: int | None = None
+    """The analysis job whose review to show, when the viewer chose one other than the
+    hand's own; checked by the view, which knows the hand's reviews."""
 
 
 def parse_params(
@@ -122,6 +125,8 @@ def page_url(base: str, params: Params, default_seat: Seat, **changes: Any) -> s
         query["line"] = ".".join(p.line)
     if p.auto:
         query["auto"] = p.auto
+    if p.review is not None:
+        query["review"] = str(p.review)
     if p.share:
         query["share"] = p.share
     return f"{base}?{urlencode(query)}"
@@ -623,7 +628,7 @@ def build_page(
     if step != params.step:
         notes.append(f"This hand has {total} steps: showing step {step}.")
     step, line = replay.normalise(step, params.line)
-    params = Params(step, params.seat, params.view, line, params.share, "")
+    params = replace(params, step=step, line=line, auto="")
 
     def url(**changes: Any) -> str:
         return page_url(base, params, default_seat, **changes)
@@ -633,7 +638,7 @@ def build_page(
     if line:
         node, done, error = replay.branch(step, line)
         line = tuple(done)
-        params = Params(step, params.seat, params.view, line, params.share, "")
+        params = replace(params, step=step, line=line, auto="")
         side = _side_line(replay, node, params, url, error)
         _follow_file_line(replay, side, step, line, url)
         if not line:  # nothing legal was left: back on the main line
@@ -985,7 +990,7 @@ def with_solver_moves(replay: Replay, params: Params) -> tuple[Params, str]:
     step, line = replay.normalise(step, params.line)
     node, done, error = replay.branch(step, line)
     if error:
-        return Params(step, params.seat, params.view, tuple(done), params.share), error
+        return replace(params, step=step, line=tuple(done), auto=""), error
     try:
         # The solver plays on a copy: the tree's states are never changed.
         taken = solver_finish(node.state.copy(), moves=1 if params.auto == "1" else None)
@@ -995,7 +1000,7 @@ def with_solver_moves(replay: Replay, params: Params) -> tuple[Params, str]:
         message = f"The solver cannot play on from here: {problem}."
     line = (*done, *(action_token(a) for a in taken))
     step, line = replay.normalise(step, line)
-    return Params(step, params.seat, params.view, line, params.share), message
+    return replace(params, step=step, line=line, auto=""), message
 
 
 # -- the hand summary ------------------------------------------------------------------------

@@ -68,9 +68,45 @@ class HandSerializer(serializers.ModelSerializer):
 
 class HandDetailSerializer(HandSerializer):
     record = serializers.JSONField(help_text="The canonical hand record (euchre-hand/1).")
+    review = serializers.SerializerMethodField(
+        help_text="The review the hand shows (its page, its mistakes, its exports): its "
+        "analysis's id, parameters and solver version; null before the first is done."
+    )
 
     class Meta(HandSerializer.Meta):
-        fields = (*HandSerializer.Meta.fields, "record")
+        fields = (*HandSerializer.Meta.fields, "record", "review")
+
+    @extend_schema_field(
+        {
+            "type": "object",
+            "nullable": True,
+            "properties": {
+                "analysis": {"type": "integer"},
+                "params": {
+                    "type": "object",
+                    "properties": {
+                        "samples": {"type": "integer"},
+                        "seed": {"type": "integer"},
+                    },
+                },
+                "solver_version": {"type": "string"},
+                "finished_at": {"type": "string", "format": "date-time", "nullable": True},
+            },
+        }
+    )
+    def get_review(self, hand: Hand) -> dict[str, Any] | None:
+        job = hand.shown_job()
+        if job is None:
+            return None
+        finished = job.finished_at and serializers.DateTimeField().to_representation(
+            job.finished_at
+        )
+        return {
+            "analysis": job.pk,
+            "params": job.params,
+            "solver_version": job.solver_version,
+            "finished_at": finished,
+        }
 
 
 class HandUploadSerializer(serializers.Serializer):
@@ -171,12 +207,22 @@ class HandAnalysisSerializer(AnalysisJobSerializer):
     that several owners' hands may share."""
 
     hand = serializers.SerializerMethodField()
+    shown = serializers.SerializerMethodField(
+        help_text="Whether this is the review the hand shows (its page, its mistakes, its "
+        "exports): a hand keeps its review when a newer one is made, until its owner switches."
+    )
 
     class Meta(AnalysisJobSerializer.Meta):
         model = AnalysisJob
-        fields = ("id", "hand", *AnalysisJobSerializer.Meta.fields[1:])
+        fields = ("id", "hand", *AnalysisJobSerializer.Meta.fields[1:], "shown")
 
     @extend_schema_field(OpenApiTypes.INT)
     def get_hand(self, job: AnalysisJob) -> int:
         hand: Hand = self.context["hand"]
         return hand.pk
+
+    @extend_schema_field(OpenApiTypes.BOOL)
+    def get_shown(self, job: AnalysisJob) -> bool:
+        hand: Hand = self.context["hand"]
+        shown = hand.shown_job()
+        return shown is not None and shown.pk == job.pk

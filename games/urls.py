@@ -17,6 +17,7 @@ urlpatterns = [
     path("hands/<int:pk>/", replay.hand_review, name="hand_review"),
     path("hands/<int:pk>/review/status/", replay.hand_review_status, name="hand_review_status"),
     path("hands/<int:pk>/reanalyse/", replay.hand_reanalyse, name="hand_reanalyse"),
+    path("hands/<int:pk>/review/show/", replay.hand_show_review, name="hand_show_review"),
     path("hands/<int:pk>/comments/", comments.hand_comment, name="hand_comment"),
     path(
         "hands/<int:pk>/comments/<int:comment_pk>/edit/",

@@ -66,7 +66,7 @@ def test_a_new_hand_is_kept_canonical_and_its_analysis_is_queued_on_commit(
     assert (job.status, job.queue, job.params) == (
         "queued",
         "interactive",
-        {"samples": 100, "seed": 0},
+        {"samples": 400, "seed": 0},
     )
     assert job.solver_version == SOLVER_VERSION
     assert sent == [Sent(job.pk, "interactive")]

@@ -189,6 +189,18 @@ SECURE_CSP = {
     "form-action": [CSP.SELF],
 }
 
+SITE_PACKAGES = [
+    "accounts",
+    "notifications",
+    "analysis",
+    "games",
+    "lessons",
+    "classes",
+    "euchre_site",
+]
+"""The site's own packages, beside this one: their files make the code version that every
+page's ETag carries (``accounts.etags.code_version``)."""
+
 INSTALLED_APPS = [
     # Before staticfiles, so that runserver serves static files the way
     # production does (through WhiteNoise) instead of through Django's view.

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, time
 from typing import Any
 
-from django.db.models import Q
+from django.db.models import BooleanField, ExpressionWrapper, Q
 from django.utils import timezone
 
 from analysis.models import AnalysisJob
@@ -96,6 +96,42 @@ def review_status(job: AnalysisJob | None) -> ReviewStatus:
     if job.status == AnalysisJob.Status.FAILED:
         return ReviewStatus("failed", "The review failed", error=job.error)
     return ReviewStatus("queued", "Queued for review")
+
+
+@dataclass(frozen=True)
+class Jobs:
+    """A hand's latest analysis job and its latest finished one (whose review is shown),
+    read without the record and the review they hold."""
+
+    latest: AnalysisJob | None
+    done: AnalysisJob | None
+
+    @property
+    def review_key(self) -> tuple[object, ...]:
+        """What identifies the review shown (and the double-dummy table with it)."""
+        job = self.done
+        if job is None or job.result is None:
+            return ()
+        return (job.result.pk, job.result.created.isoformat(), job.dd_stored)  # type: ignore[attr-defined]
+
+
+def jobs_of(hand: Hand) -> Jobs:
+    """The hand's latest job and latest finished job: one query when the latest is done
+    (the usual case), two otherwise; neither reads the record, the review or the table."""
+    jobs = (
+        hand.analysis_jobs.select_related("result")
+        .defer("record", "result__review", "result__dd_table")
+        .annotate(
+            dd_stored=ExpressionWrapper(
+                Q(result__dd_table__isnull=False), output_field=BooleanField()
+            )
+        )
+    )
+    latest = jobs.first()
+    if latest is None or (latest.status == AnalysisJob.Status.DONE and latest.result_id):
+        return Jobs(latest, latest)
+    done = jobs.filter(status=AnalysisJob.Status.DONE, result__isnull=False).first()
+    return Jobs(latest, done)
 
 
 def latest_jobs(hand_ids: Iterable[int]) -> dict[int, AnalysisJob]:

@@ -10,30 +10,25 @@ from collections import Counter
 from typing import Any
 
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.template import TemplateDoesNotExist, TemplateSyntaxError
 from django.template.loader import get_template
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts.etags import etag, has_messages, not_modified, shell_parts, tagged, viewer_parts
 from accounts.http import HtmxRequest
 from accounts.limits import limit, samples_limit
 from analysis.models import AnalysisJob
 from analysis.solver.judgement import ACCURACY_K
 from analysis.solver.review import ReviewParams
-from games.access import hand_for_viewer
+from games.access import HandAccess, hand_for_viewer
 from games.engine.cards import Seat
+from games.library import Jobs, jobs_of
 from games.models import Hand, HandComment
-from games.replay import (
-    Params,
-    Replay,
-    build_page,
-    build_summary,
-    page_url,
-    parse_params,
-    with_solver_moves,
-)
+from games.replay import Params, build_page, build_summary, page_url, parse_params
+from games.replay_cache import replay_of, solver_moves
 from games.views.comments import comments_context
 
 TEMPLATE = "games/review/replay.html"
@@ -45,22 +40,40 @@ SHARE_EXPORT = "games/review/_share_export.html"
 POLL_SECONDS = 2
 
 
-def _jobs(hand: Hand) -> tuple[AnalysisJob | None, AnalysisJob | None]:
-    """The hand's latest analysis job, and its latest finished one (whose review is shown)."""
-    jobs = hand.analysis_jobs.select_related("result")
-    latest = jobs.first()
-    done = jobs.filter(status=AnalysisJob.Status.DONE, result__isnull=False).first()
-    return latest, done
-
-
-def _replay(hand: Hand) -> tuple[AnalysisJob | None, bool, Replay]:
-    """The hand's latest analysis job, whether a review is done, and the hand replayable
-    with that review and the double-dummy table stored with it."""
-    latest, done = _jobs(hand)
-    result = None if done is None else done.result
-    review = None if result is None else result.as_review()
-    dd = None if result is None else result.double_dummy()
-    return latest, review is not None, Replay(hand.record, review, dd)
+def _review_etag(
+    request: HtmxRequest, access: HandAccess, jobs: Jobs, comments: list[HandComment], whole: bool
+) -> str:
+    """The ETag of the page (``whole``) or of its htmx fragment: the record, the review,
+    the query, the viewer and the comments; the whole page adds the hand's own fields,
+    the analysis status and the site's frame."""
+    hand = access.hand
+    parts: list[object] = [
+        "replay",
+        hand.pk,
+        hand.record_hash,
+        hand.seat,
+        hand.owner_id,
+        [access.is_owner, access.is_teacher, access.share_token],
+        jobs.review_key,
+        sorted(request.GET.lists()),
+        viewer_parts(request),
+        [(c.pk, c.edited, c.author.username) for c in comments],
+    ]
+    if whole:
+        latest = jobs.latest
+        status = None
+        if latest is not None:
+            status = [latest.pk, latest.status, latest.progress_done, latest.progress_total]
+            status.append(latest.error)
+        parts += [
+            hand.title,
+            hand.rules_preset,
+            hand.share_token,
+            hand.owner.username,
+            status,
+            shell_parts(request),
+        ]
+    return etag(*parts)
 
 
 def _default_seat(hand: Hand) -> Seat:
@@ -71,8 +84,8 @@ def _default_seat(hand: Hand) -> Seat:
 
 
 def _status(hand: Hand) -> dict[str, Any]:
-    latest, done = _jobs(hand)
-    return {"job": latest, "has_review": done is not None, "poll_seconds": POLL_SECONDS}
+    jobs = jobs_of(hand)
+    return {"job": jobs.latest, "has_review": jobs.done is not None, "poll_seconds": POLL_SECONDS}
 
 
 def _share_export_template() -> str:
@@ -85,7 +98,7 @@ def _share_export_template() -> str:
 
 
 @require_GET
-def hand_review(request: HtmxRequest, pk: int) -> HttpResponse:
+def hand_review(request: HtmxRequest, pk: int) -> HttpResponseBase:
     """The replay page at one step (``?step=N``), from one seat (``seat``), with everything
     visible or only that seat's cards (``view``), on the main line or a what-if (``line``)."""
     access = hand_for_viewer(request, pk)
@@ -96,12 +109,21 @@ def hand_review(request: HtmxRequest, pk: int) -> HttpResponse:
         request.nav_path = reverse("classes:index") if access.is_teacher else ""  # type: ignore[attr-defined]
     default_seat = _default_seat(hand)
     params, notes = parse_params(request.GET, default_seat, access.share_token)
-    latest, has_review, replay = _replay(hand)
+    jobs = jobs_of(hand)
+    whole = not request.htmx or request.htmx.history_restore_request
+    comments = list(HandComment.objects.on(hand)) if access.can_comment else []
+    tag = ""
+    if not params.auto and not (whole and has_messages(request)):
+        tag = _review_etag(request, access, jobs, comments, whole)
+        if (unchanged := not_modified(request, tag)) is not None:
+            return unchanged
+    replay = replay_of(hand, jobs)
+    has_review = jobs.done is not None
     base = reverse("games:hand_review", args=[hand.pk])
 
     push_url = ""
     if params.auto:
-        params, message = with_solver_moves(replay, params)
+        params, message = solver_moves(replay, hand.record_hash, params)
         push_url = page_url(base, params, default_seat)
         if not request.htmx:
             if message:
@@ -109,7 +131,6 @@ def hand_review(request: HtmxRequest, pk: int) -> HttpResponse:
             return redirect(push_url)
         notes.append(message)
 
-    comments = list(HandComment.objects.on(hand)) if access.can_comment else []
     counts = Counter(comment.step for comment in comments)
     page = build_page(
         replay,
@@ -126,12 +147,12 @@ def hand_review(request: HtmxRequest, pk: int) -> HttpResponse:
         "page": page,
         "params": params,
         "owner_seat": default_seat.word,
-        "job": latest,
+        "job": jobs.latest,
         "has_review": has_review,
         "poll_seconds": POLL_SECONDS,
         **comments_context(access, page.step, [c for c in comments if c.step == page.step]),
     }
-    if request.htmx and not request.htmx.history_restore_request:
+    if not whole:
         context["oob"] = True
         response = render(request, f"{TEMPLATE}#replay", context)
     else:
@@ -144,6 +165,8 @@ def hand_review(request: HtmxRequest, pk: int) -> HttpResponse:
         response = render(request, TEMPLATE, context)
     if push_url:
         response["HX-Push-Url"] = push_url
+    if tag:
+        tagged(response, tag, vary=["HX-Request"])
     return response
 
 
@@ -167,7 +190,7 @@ def hand_reanalyse(request: HttpRequest, pk: int) -> HttpResponse:
     if not access.is_owner:
         raise Http404("No such hand.")
     hand = access.hand
-    latest, _ = _jobs(hand)
+    latest = jobs_of(hand).latest
     params = ReviewParams()
     if latest is not None:
         try:

@@ -9,8 +9,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
+from django.db.models import QuerySet
 from django.utils.text import slugify
 
+from accounts.etags import etag
+from analysis.models import AnalysisJob
 from analysis.solver.review import Review
 from games.engine.cards import Seat
 from games.engine.egn import EgnAnnotation, write_egn
@@ -123,6 +126,61 @@ def export_hand(hand: Hand, fmt: str, *, with_comments: bool = False) -> Export:
     raise ExportUnavailable(f"Unknown format {fmt!r}: choose one of {', '.join(FORMATS)}.")
 
 
+def hand_export_tag(hand: Hand, fmt: str, *, with_comments: bool, user_id: int | None) -> str:
+    """The ETag of :func:`export_hand`'s answer, from what it is made of: the record and
+    the hand's own fields, the review (the analysis and EGN), the comments (EGN, for
+    those who may read them) and the viewer."""
+    parts: list[object] = [
+        "export",
+        fmt,
+        hand.pk,
+        hand.record_hash,
+        hand.title,
+        hand.seat,
+        hand.created,
+        user_id,
+        with_comments,
+    ]
+    if fmt in ("analysis", "egn"):
+        parts.append(_review_keys([hand.record_hash]))
+    if fmt == "egn" and with_comments:
+        parts.append(_comment_keys(HandComment.objects.filter(hand=hand)))
+    return etag(*parts)
+
+
+def match_export_tag(match: Match) -> str:
+    """The ETag of :func:`export_match`'s answer: the match, its hands in order, their
+    reviews and their comments, in three queries whatever the number of hands."""
+    hands = list(
+        match.hands.order_by("number_in_match", "id").values_list(
+            "pk", "record_hash", "title", "number_in_match"
+        )
+    )
+    return etag(
+        "match-export",
+        match.pk,
+        match.title,
+        match.created,
+        hands,
+        _review_keys(digest for _, digest, _, _ in hands),
+        _comment_keys(HandComment.objects.filter(hand__match=match)),
+    )
+
+
+def _review_keys(record_hashes: Iterable[str]) -> list[tuple[object, ...]]:
+    """Every finished review of these records (a new one changes the latest)."""
+    done = AnalysisJob.objects.filter(
+        record_hash__in=set(record_hashes),
+        status=AnalysisJob.Status.DONE,
+        result__isnull=False,
+    )
+    return list(done.order_by("record_hash", "id").values_list("record_hash", "id", "result_id"))
+
+
+def _comment_keys(comments: QuerySet[HandComment]) -> list[tuple[object, ...]]:
+    return list(comments.order_by("id").values_list("id", "edited", "author__username"))
+
+
 def _egn(hand: Hand, with_comments: bool) -> str:
     players = [seat.word for seat in Seat]
     index = "NESW".find(hand.seat)
@@ -167,7 +225,9 @@ def _egn_of(
     with_comments: bool,
 ) -> str:
     records = [parse_record(hand.record) for hand in hands]
-    reviews = [hand.review() for hand in hands]
+    results = AnalysisJob.objects.latest_results(hand.record_hash for hand in hands)
+    found = [results.get(hand.record_hash) for hand in hands]
+    reviews = [None if result is None else result.as_review() for result in found]
     notes = [
         review_annotations(record, review) if review is not None else []
         for record, review in zip(records, reviews, strict=True)

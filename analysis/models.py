@@ -287,6 +287,80 @@ class AnalysisJobQuerySet(models.QuerySet["AnalysisJob"]):
             job.enqueue()
         return job, True
 
+    def request_many(
+        self,
+        records: Iterable[tuple[dict[str, Any], str]],
+        params: ReviewParams | None = None,
+        *,
+        queue: str = "bulk",
+    ) -> None:
+        """:meth:`request` for many canonical records at once (``(record, hash)`` pairs: a
+        whole upload), in a few queries whatever their number: the records' jobs are read
+        together, the new ones made together, those answered by a cached result finished
+        together and the others queued together. A record whose job failed is asked for
+        again on its own, as :meth:`request` does."""
+        params = params or ReviewParams()
+        key = params_key(params)
+        wanted = {digest: record for record, digest in records}
+        if not wanted:
+            return
+        latest: dict[str, AnalysisJob] = {}
+        jobs = AnalysisJob.objects.filter(record_hash__in=list(wanted), params_key=key)
+        for job in jobs.defer("record").order_by("created", "id"):
+            latest[job.record_hash] = job
+        for digest, known in latest.items():
+            if known.status == AnalysisJob.Status.FAILED:
+                self.request(wanted[digest], digest, params, queue=queue)
+            elif queue == AnalysisJob.Queue.INTERACTIVE:
+                known.hurry()
+        new = [digest for digest in wanted if digest not in latest]
+        if not new:
+            return
+        fields = {"params": params.to_json(), "params_key": key, "queue": queue}
+        made = [
+            AnalysisJob(record=wanted[d], record_hash=d, solver_version=SOLVER_VERSION, **fields)
+            for d in new
+        ]
+        try:
+            with transaction.atomic():
+                AnalysisJob.objects.bulk_create(made)
+        except IntegrityError:
+            # Some were asked for at the same moment elsewhere: take them one at a time.
+            for digest in new:
+                self.request(wanted[digest], digest, params, queue=queue)
+            return
+        cached = {
+            result.record_hash: result
+            for result in AnalysisResult.objects.filter(
+                record_hash__in=new, params_key=key, solver_version=SOLVER_VERSION
+            )
+        }
+        answered: list[AnalysisJob] = []
+        for fresh in made:
+            if fresh.record_hash in cached:
+                done = _done(cached[fresh.record_hash], from_cache=True)
+                for name, value in done.items():
+                    setattr(fresh, name, value)
+                answered.append(fresh)
+        if answered:
+            AnalysisJob.objects.bulk_update(answered, list(done))
+        self.enqueue_new([fresh for fresh in made if fresh.record_hash not in cached])
+
+    def enqueue_new(self, jobs: list[AnalysisJob]) -> None:
+        """Send these jobs, just made and never sent, to their queues once the transaction
+        commits, as :meth:`AnalysisJob.enqueue` sends one: one UPDATE for them all."""
+        from . import tasks  # the tasks module imports this one
+
+        for queue in {job.queue for job in jobs}:
+            now = timezone.now()
+            ids = [job.pk for job in jobs if job.queue == queue]
+            deadline = now + timedelta(seconds=AnalysisJob.send_wait(queue, sends=0))
+            self.filter(pk__in=ids, status=AnalysisJob.Status.QUEUED, sends=0).update(
+                sends=1, queued_at=now, deadline=deadline
+            )
+            for job_id in ids:
+                tasks.run_analysis_job.apply_async_on_commit(args=(job_id,), queue=queue)
+
     def sweep(self) -> SweepReport:
         """Queue again the running jobs whose lease ran out, and send again the queued
         jobs that no worker started in time. Safe to run at any time, even twice at once.
@@ -421,7 +495,7 @@ class AnalysisJob(models.Model):
         if overdue_at is not None:
             rows = rows.filter(deadline__lt=overdue_at)
         now = timezone.now()
-        wait = settings.ANALYSIS_QUEUE_WAIT_SECONDS[self.queue] * 2 ** min(self.sends, 6)
+        wait = self.send_wait(self.queue, self.sends)
         if not rows.update(
             sends=F("sends") + 1, queued_at=now, deadline=now + timedelta(seconds=wait)
         ):
@@ -429,6 +503,12 @@ class AnalysisJob(models.Model):
         self.refresh_from_db()
         tasks.run_analysis_job.apply_async_on_commit(args=(self.pk,), queue=self.queue)
         return True
+
+    @staticmethod
+    def send_wait(queue: str, sends: int) -> int:
+        """Seconds the sweep waits before sending a queued job again, after ``sends``
+        sendings: its queue's wait, twice as long at each sending."""
+        return int(settings.ANALYSIS_QUEUE_WAIT_SECONDS[queue] * 2 ** min(sends, 6))
 
     def hurry(self) -> None:
         """Move this job from the bulk queue to the interactive one if it still waits."""

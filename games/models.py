@@ -127,11 +127,73 @@ class HandQuerySet(models.QuerySet["Hand"]):
 
         Several hands (or an EGN file) become a :class:`Match` holding the new hands in
         their order; hands the owner already has are left where they are and counted as
-        existing. One hand is queued on ``interactive``, several on ``bulk``.
+        existing. One hand is queued on ``interactive``, several on ``bulk``. The queries
+        are the same for 2 hands as for 200: the hands are made in one ``INSERT`` and
+        their analyses asked for together (``AnalysisJob.objects.request_many``).
         """
         if not upload.ok:
             raise ValueError("only a checked upload without errors can be stored")
         queue = "bulk" if len(upload.hands) > 1 else "interactive"
+        records = []
+        for parsed in upload.hands:
+            assert parsed.record is not None
+            canonical = parsed.record.canonical()
+            records.append((parsed, canonical, record_hash(canonical)))
+        try:
+            with transaction.atomic():
+                return self._store_together(owner, upload, records, seat, title, queue)
+        except IntegrityError:
+            # The same owner sent some of these hands at the same moment: one at a time.
+            return self._store_one_by_one(owner, upload, seat, title, queue)
+
+    def _store_together(
+        self,
+        owner: User,
+        upload: ParsedUpload,
+        records: list[tuple[Any, dict[str, Any], str]],
+        seat: str,
+        title: str,
+        queue: str,
+    ) -> UploadResult:
+        result = UploadResult()
+        digests = [digest for _, _, digest in records]
+        mine = Hand.objects.filter(owner=owner, record_hash__in=digests)
+        kept: dict[str, Hand] = {hand.record_hash: hand for hand in mine}
+        if upload.is_match and any(digest not in kept for digest in digests):
+            result.match = Match.objects.create(
+                owner=owner, title=(title or upload.title)[:200], source=upload.format
+            )
+        new: list[Hand] = []
+        for parsed, canonical, digest in records:
+            there = kept.get(digest)
+            if there is not None:
+                result.hands.append(there)
+                result.existing += 1
+                continue
+            hand = Hand(
+                owner=owner,
+                title=self._upload_title(upload, parsed, title)[:200],
+                rules_preset=_preset_name(canonical["rules"]),
+                record=canonical,
+                record_hash=digest,
+                seat=seat,
+                match=result.match,
+                number_in_match=parsed.index + 1 if result.match else None,
+                **outcome_fields(parsed.record),
+            )
+            kept[digest] = hand  # the same hand twice in one upload is stored once
+            new.append(hand)
+            result.hands.append(hand)
+            result.created += 1
+        Hand.objects.bulk_create(new)
+        AnalysisJob.objects.request_many(
+            [(hand.record, hand.record_hash) for hand in new], queue=queue
+        )
+        return result
+
+    def _store_one_by_one(
+        self, owner: User, upload: ParsedUpload, seat: str, title: str, queue: str
+    ) -> UploadResult:
         result = UploadResult()
         with transaction.atomic():
             for parsed in upload.hands:
@@ -144,16 +206,10 @@ class HandQuerySet(models.QuerySet["Hand"]):
                             title=(title or upload.title)[:200],
                             source=upload.format,
                         )
-                if upload.is_match:
-                    hand_title = parsed.title or (
-                        f"{title}, hand {parsed.index + 1}" if title else ""
-                    )
-                else:
-                    hand_title = title or parsed.title
                 hand, created = self.create_from_record(
                     owner,
                     parsed.record,
-                    title=hand_title,
+                    title=self._upload_title(upload, parsed, title),
                     queue=queue,
                     seat=seat,
                     match=result.match,
@@ -165,6 +221,13 @@ class HandQuerySet(models.QuerySet["Hand"]):
                 else:
                     result.existing += 1
         return result
+
+    @staticmethod
+    def _upload_title(upload: ParsedUpload, parsed: Any, title: str) -> str:
+        """A hand's title: its own in a match (or the match's, numbered), else the one given."""
+        if upload.is_match:
+            return str(parsed.title or (f"{title}, hand {parsed.index + 1}" if title else ""))
+        return str(title or parsed.title)
 
     def refresh_mistakes(self) -> int:
         """Bring :attr:`Hand.mistakes` up to date with each hand's latest finished review.
@@ -188,15 +251,22 @@ class HandQuerySet(models.QuerySet["Hand"]):
             )
             .values_list("pk", "latest_done")
         )
-        updated = 0
-        for pk, job_id in list(stale):
-            job = AnalysisJob.objects.select_related("result").get(pk=job_id)
-            if job.result is None:
-                continue
-            updated += self.model.objects.filter(pk=pk).update(
-                mistakes=job.result.as_review().mistakes, mistakes_job_id=job_id
-            )
-        return updated
+        rows = list(stale)
+        if not rows:
+            return 0
+        # Three queries for any number of hands (one UPDATE per batch of SQLite's variables).
+        done = AnalysisJob.objects.filter(pk__in={job_id for _, job_id in rows})
+        counts = {
+            job.pk: job.result.as_review().mistakes
+            for job in done.select_related("result").defer("record")
+            if job.result is not None
+        }
+        hands = [
+            Hand(pk=pk, mistakes=counts[job_id], mistakes_job_id=job_id)
+            for pk, job_id in rows
+            if job_id in counts
+        ]
+        return Hand.objects.bulk_update(hands, ["mistakes", "mistakes_job_id"])
 
 
 def forget_analysis_of_deleted_hand(sender: object, instance: Hand, **kwargs: object) -> None:

@@ -487,6 +487,10 @@ else:
         }
     }
 
+# Sessions are read from the cache and written through to the database: a page's first
+# query (the session) becomes a cache read, and nothing is lost when the cache empties.
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+
 # Logging ------------------------------------------------------------------
 
 # One JSON object a line on standard error, from the site, the workers and the server

@@ -52,11 +52,13 @@ def _key(*parts: object) -> str:
 
 
 def question_fields(skill: str, seed: int, level: int) -> dict[str, Any]:
-    """The columns of a ``QuizQuestion`` of ``skill`` made from ``seed`` at ``level``: read
-    from the cache, or made (``lessons.quiz.skills.generate``) and kept there. Raises
-    ``QuizError`` for a bad skill, seed or level."""
+    """The columns of a ``QuizQuestion`` of ``skill`` made from ``seed`` at ``level``: for a
+    sampled skill, read from the cache, or made (``lessons.quiz.skills.generate``) and kept
+    there; for a quick one, made (faster than a cache's round trip). Raises ``QuizError``
+    for a bad skill, seed or level."""
+    kept = skill in SKILLS and SKILLS[skill].sampled
     key = _key("question", skill, level, seed)
-    found = cache.get(key)
+    found = cache.get(key) if kept else None
     if found is not None:
         return dict(found)
     question = generate(skill, seed, level)
@@ -68,7 +70,8 @@ def question_fields(skill: str, seed: int, level: int) -> dict[str, Any]:
         "payload": question.payload(),
         "grading": question.grading.to_json(),
     }
-    cache.set(key, fields, KEPT_SECONDS)
+    if kept:
+        cache.set(key, fields, KEPT_SECONDS)
     return fields
 
 
@@ -92,10 +95,11 @@ def drawn(skill: str, level: int) -> tuple[dict[str, Any], bool]:
     return fields, more
 
 
-def fill_pool(skill: str, level: int, count: int = REFILL_COUNT) -> int:
-    """Make ``count`` new questions of ``skill`` at ``level`` and add them to its pool, the
-    oldest going beyond :data:`POOL_SIZE`; returns the pool's size. (The worker's side of
-    :func:`drawn`.)"""
+def fill_pool(skill: str, level: int, count: int | None = None) -> int:
+    """Make ``count`` new questions (:data:`REFILL_COUNT` by default) of ``skill`` at
+    ``level`` and add them to its pool, the oldest going beyond :data:`POOL_SIZE`; returns
+    the pool's size. (The worker's side of :func:`drawn`.)"""
+    count = REFILL_COUNT if count is None else count
     seeds = [secrets.randbelow(MAX_SEED + 1) for _ in range(count)]
     for seed in seeds:
         question_fields(skill, seed, level)

@@ -51,16 +51,23 @@ def workers_sent(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, ...]]:
     return messages
 
 
-def test_a_question_made_once_is_read_by_its_seed_after(made: list[Any]) -> None:
-    first = QuizQuestion.objects.create_generated("left-bower", 41, 2)
-    again = QuizQuestion.objects.create_generated("left-bower", 41, 2)
-    other = QuizQuestion.objects.create_generated("left-bower", 41, 3)
-    assert made == [("left-bower", 41, 2), ("left-bower", 41, 3)]
+def test_a_sampled_question_made_once_is_read_by_its_seed_after(made: list[Any]) -> None:
+    first = QuizQuestion.objects.create_generated("best-card", 41, 1)
+    again = QuizQuestion.objects.create_generated("best-card", 41, 1)
+    other = QuizQuestion.objects.create_generated("best-card", 42, 1)
+    assert made == [("best-card", 41, 1), ("best-card", 42, 1)]
     assert again.public_id != first.public_id
     assert (again.payload, again.grading, again.kind) == (first.payload, first.grading, first.kind)
     assert other.payload != first.payload
     # What is kept is what the generator makes.
-    assert first.payload == skills.generate("left-bower", 41, 2).payload()
+    assert first.payload == skills.generate("best-card", 41, 1).payload()
+
+
+def test_a_quick_question_is_made_each_time_and_never_kept(made: list[Any]) -> None:
+    first = QuizQuestion.objects.create_generated("left-bower", 41, 2)
+    again = QuizQuestion.objects.create_generated("left-bower", 41, 2)
+    assert made == [("left-bower", 41, 2)] * 2 and again.payload == first.payload
+    assert cache.get(prepared._key("question", "left-bower", 2, 41)) is None
 
 
 def test_only_the_sampled_skills_are_slow_to_make() -> None:
@@ -104,15 +111,17 @@ def test_a_quick_skill_is_made_from_a_new_seed_each_time(
 
 def test_a_full_pool_lets_its_oldest_questions_go(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(prepared, "POOL_SIZE", 5)
-    prepared.fill_pool("left-bower", 1, count=4)
-    first = list(cache.get(prepared._key("pool", "left-bower", 1)))
-    assert prepared.fill_pool("left-bower", 1, count=3) == 5
-    now = cache.get(prepared._key("pool", "left-bower", 1))
+    prepared.fill_pool("best-card", 1, count=4)
+    first = list(cache.get(prepared._key("pool", "best-card", 1)))
+    assert prepared.fill_pool("best-card", 1, count=3) == 5
+    now = cache.get(prepared._key("pool", "best-card", 1))
     assert now[:2] == first[2:] and len(set(now)) == 5
 
 
-def test_the_worker_task_fills_the_pool() -> None:
-    assert tasks.prepare_questions.apply(args=("left-bower", 3)).get() == prepared.REFILL_COUNT
+def test_the_worker_task_fills_the_pool(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(prepared, "REFILL_COUNT", 3)
+    assert tasks.prepare_questions.apply(args=("best-card", 1)).get() == 3
+    assert len(cache.get(prepared._key("pool", "best-card", 1))) == 3
 
 
 def test_the_practice_page_and_the_api_serve_a_prepared_question(

@@ -10,9 +10,10 @@ from typing import Any
 from django.db.models import BooleanField, ExpressionWrapper, Q
 from django.utils import timezone
 
-from analysis.models import AnalysisJob
+from analysis.models import AnalysisJob, AnalysisResult
 from analysis.solver.judgement import BLUNDER
 
+from .kept import Kept
 from .models import Hand, HandQuerySet
 
 
@@ -75,17 +76,33 @@ class ReviewStatus:
         return self.state in ("none", "done", "failed")
 
 
+MARKS_KEPT = 4096
+"""Reviews whose marks each process keeps counted (a result never changes its review)."""
+
+_marks: Kept[tuple[int, str], tuple[int, int]] = Kept(MARKS_KEPT)
+
+
+def _marks_of(result: AnalysisResult) -> tuple[int, int]:
+    """The review's marked decisions and its blunders, counted once per process: a page of
+    My hands would otherwise read 25 whole reviews to count their marks."""
+    key = (result.pk, result.created.isoformat())
+    counted = _marks.get(key)
+    if counted is None:
+        review = result.as_review()
+        counted = (len(review.marked()), review.count(BLUNDER))
+        _marks.put(key, counted)
+    return counted
+
+
 def review_status(job: AnalysisJob | None) -> ReviewStatus:
     """The state of a hand's review, in words, from its latest analysis job."""
     if job is None:
         return ReviewStatus("none", "Not reviewed")
     if job.status == AnalysisJob.Status.DONE and job.result is not None:
-        review = job.result.as_review()
-        marks = review.marked()
-        blunders = review.count(BLUNDER)
-        if not marks:
+        marked, blunders = _marks_of(job.result)
+        if not marked:
             return ReviewStatus("done", "Reviewed: no mistakes marked")
-        text = f"Reviewed: {len(marks)} decision{'s' if len(marks) != 1 else ''} marked"
+        text = f"Reviewed: {marked} decision{'s' if marked != 1 else ''} marked"
         if blunders:
             text += f", {blunders} blunder{'s' if blunders != 1 else ''}"
         return ReviewStatus("done", text)

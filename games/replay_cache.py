@@ -14,55 +14,28 @@ from __future__ import annotations
 
 import hashlib
 import json
-import threading
-from collections import OrderedDict
 
 from django.core.cache import cache
 
 from analysis.models import AnalysisResult
 from analysis.solver.review import SOLVER_VERSION
 
+from .kept import Kept
 from .library import Jobs
 from .models import Hand
 from .replay import Params, Replay, with_solver_moves
 
-REPLAYS_KEPT = 64
-"""Trees kept by each process, the least recently read forgotten first: a few hundred
-kilobytes each, what-if positions included (``games.replay.MAX_SIDE_NODES`` bounds them)."""
+REPLAYS_KEPT = 128
+"""Trees kept by each process, the least recently read forgotten first: about 0.2 MB each
+with its review (some 25 MB a process), what-if positions aside
+(``games.replay.MAX_SIDE_NODES`` bounds them)."""
 
 SOLVER_MOVES_SECONDS = 7 * 24 * 3600
 """How long a what-if line's solver moves stay in the cache (they never change for a
 solver version; the time only lets lines nobody asks for again go)."""
 
 
-class _Kept:
-    """A small least-recently-used map, safe to share between the threads of a process."""
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self.items: OrderedDict[tuple[object, ...], Replay] = OrderedDict()
-        self.lock = threading.Lock()
-
-    def get(self, key: tuple[object, ...]) -> Replay | None:
-        with self.lock:
-            replay = self.items.get(key)
-            if replay is not None:
-                self.items.move_to_end(key)
-            return replay
-
-    def put(self, key: tuple[object, ...], replay: Replay) -> None:
-        with self.lock:
-            self.items[key] = replay
-            self.items.move_to_end(key)
-            while len(self.items) > self.size:
-                self.items.popitem(last=False)
-
-    def clear(self) -> None:
-        with self.lock:
-            self.items.clear()
-
-
-_replays = _Kept(REPLAYS_KEPT)
+_replays: Kept[tuple[object, ...], Replay] = Kept(REPLAYS_KEPT)
 
 
 def replay_of(hand: Hand, jobs: Jobs | None = None) -> Replay:

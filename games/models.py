@@ -3,9 +3,9 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from django.conf import settings
 from django.db import IntegrityError, models, transaction
@@ -15,16 +15,18 @@ from analysis.solver.review import Review, ReviewParams
 from games.bots import BOTS, observe
 from games.engine.actions import format_action, parse_action
 from games.engine.cards import Seat, Team, parse_seat
+from games.engine.egn import EgnAnnotation, EgnPlayer
 from games.engine.errors import ActionError, IllegalActionError
 from games.engine.game import Game
 from games.engine.hand import Action, Discard, HandState, Phase, Play
 from games.engine.record import HandRecord, parse_record, record_from_state
 from games.engine.rules import Rules, format_rules, parse_rules
 from games.engine.words import card_text, control_label
+from games.uploads import GameInfo, SeriesInfo
 
 if TYPE_CHECKING:
     from accounts.models import User
-    from games.uploads import ParsedUpload
+    from games.uploads import ParsedHand, ParsedUpload
 
 
 def record_hash(canonical: dict[str, Any]) -> str:
@@ -81,6 +83,8 @@ class HandQuerySet(models.QuerySet["Hand"]):
         seat: str = "S",
         match: Match | None = None,
         number_in_match: int | None = None,
+        notes: Sequence[EgnAnnotation] = (),
+        lines: Sequence[dict[str, Any]] = (),
     ) -> tuple[Hand, bool]:
         """Check the record `data` (a record object, or a :class:`HandRecord` already
         checked), keep it in its canonical form and queue its analysis.
@@ -90,7 +94,8 @@ class HandQuerySet(models.QuerySet["Hand"]):
         as it is: the result is ``(hand, created)``. The analysis is sent to the broker
         once the transaction commits, on `queue`: ``interactive`` when someone waits for
         it, ``bulk`` for whole uploads. `seat` is the owner's seat; `match` and
-        `number_in_match` place an uploaded match's hands. Raises ``RecordError`` (a
+        `number_in_match` place an uploaded match's hands; `notes` and `lines` are the
+        annotations and alternative lines its file gave it. Raises ``RecordError`` (a
         ``ValueError``) with the field at fault when the record is invalid.
         """
         record = data if isinstance(data, HandRecord) else parse_record(data)
@@ -112,6 +117,8 @@ class HandQuerySet(models.QuerySet["Hand"]):
                     seat=seat,
                     match=match,
                     number_in_match=number_in_match,
+                    file_notes=[note_json(note) for note in notes],
+                    file_lines=list(lines),
                     **outcome_fields(record),
                 )
                 hand.request_analysis(queue=queue)
@@ -121,105 +128,167 @@ class HandQuerySet(models.QuerySet["Hand"]):
         return hand, True
 
     def store_upload(
-        self, owner: User, upload: ParsedUpload, *, seat: str = "S", title: str = ""
+        self,
+        owner: User,
+        upload: ParsedUpload,
+        *,
+        seat: str = "S",
+        title: str = "",
+        player_seats: Sequence[str | None] = (),
+        player_id: str = "",
     ) -> UploadResult:
-        """Store every hand of a checked upload, all or nothing, queueing their analyses.
+        """Store the hands of a checked upload, all or nothing, queueing their analyses.
 
-        Several hands (or an EGN file) become a :class:`Match` holding the new hands in
-        their order; hands the owner already has are left where they are and counted as
-        existing. One hand is queued on ``interactive``, several on ``bulk``. The queries
-        are the same for 2 hands as for 200: the hands are made in one ``INSERT`` and
+        Several hands (or a match file) become a :class:`Match` holding the new hands in
+        their order, with what the file said of the match (an EMN series: one match a
+        game, in a :class:`MatchSeries`); hands the owner already has are left where they
+        are, counted as existing, and given the file's annotations they lacked. A match
+        file's irregular deals are left out and listed (:attr:`Match.skipped`).
+        ``player_seats`` is the owner's seat in each game of the file, where they said
+        which player they were (:func:`games.uploads.seats_of_player`; ``player_id`` their
+        id in an EMN register), else ``seat``.
+        One hand is queued on ``interactive``, several on ``bulk``. The queries are the
+        same for 2 hands as for 200 (a match and a series aside): the hands are made in
+        one ``INSERT``, those already there given their annotations in one ``UPDATE``, and
         their analyses asked for together (``AnalysisJob.objects.request_many``).
         """
         if not upload.ok:
-            raise ValueError("only a checked upload without errors can be stored")
-        queue = "bulk" if len(upload.hands) > 1 else "interactive"
+            raise ValueError("only a checked upload that may be stored can be stored")
+        hands = upload.good_hands
+        queue = "bulk" if len(hands) > 1 else "interactive"
         records = []
-        for parsed in upload.hands:
+        for parsed in hands:
             assert parsed.record is not None
             canonical = parsed.record.canonical()
             records.append((parsed, canonical, record_hash(canonical)))
+        options = _UploadOptions(seat, title, queue, tuple(player_seats), player_id)
         try:
             with transaction.atomic():
-                return self._store_together(owner, upload, records, seat, title, queue)
+                return self._store_together(owner, upload, records, options)
         except IntegrityError:
             # The same owner sent some of these hands at the same moment: one at a time.
-            return self._store_one_by_one(owner, upload, seat, title, queue)
+            return self._store_one_by_one(owner, upload, options)
 
     def _store_together(
         self,
         owner: User,
         upload: ParsedUpload,
-        records: list[tuple[Any, dict[str, Any], str]],
-        seat: str,
-        title: str,
-        queue: str,
+        records: list[tuple[ParsedHand, dict[str, Any], str]],
+        options: _UploadOptions,
     ) -> UploadResult:
-        result = UploadResult()
+        result = UploadResult(skipped=upload.skipped)
         digests = [digest for _, _, digest in records]
         mine = Hand.objects.filter(owner=owner, record_hash__in=digests)
         kept: dict[str, Hand] = {hand.record_hash: hand for hand in mine}
-        if upload.is_match and any(digest not in kept for digest in digests):
-            result.match = Match.objects.create(
-                owner=owner, title=(title or upload.title)[:200], source=upload.format
-            )
+        matches: dict[int, Match] = {}
         new: list[Hand] = []
+        made: set[int] = set()  # the ids of the hands in `new`
+        annotated: dict[int, Hand] = {}  # hands already there given the file's annotations
         for parsed, canonical, digest in records:
+            assert parsed.record is not None
             there = kept.get(digest)
             if there is not None:
+                added, changed = there.merge_file_data(parsed.notes, parsed.lines)
+                result.notes_added += added
+                if changed and id(there) not in made:
+                    annotated[id(there)] = there
                 result.hands.append(there)
                 result.existing += 1
                 continue
+            game_seat = options.seat_in(parsed.game)
+            match = self._match_for(owner, upload, parsed.game, options, matches, result)
             hand = Hand(
                 owner=owner,
-                title=self._upload_title(upload, parsed, title)[:200],
+                title=self._upload_title(upload, parsed, options.title)[:200],
                 rules_preset=_preset_name(canonical["rules"]),
                 record=canonical,
                 record_hash=digest,
-                seat=seat,
-                match=result.match,
-                number_in_match=parsed.index + 1 if result.match else None,
+                seat=game_seat or options.seat,
+                match=match,
+                number_in_match=_number_in_match(upload, parsed, match),
+                file_notes=[note_json(note) for note in parsed.notes],
+                file_lines=list(parsed.lines),
                 **outcome_fields(parsed.record),
             )
             kept[digest] = hand  # the same hand twice in one upload is stored once
             new.append(hand)
+            made.add(id(hand))
             result.hands.append(hand)
             result.created += 1
         Hand.objects.bulk_create(new)
+        if annotated:
+            Hand.objects.bulk_update(list(annotated.values()), ["file_notes", "file_lines"])
         AnalysisJob.objects.request_many(
-            [(hand.record, hand.record_hash) for hand in new], queue=queue
+            [(hand.record, hand.record_hash) for hand in new], queue=options.queue
         )
+        result.match = result.matches[0] if result.matches else None
         return result
 
+    def _match_for(
+        self,
+        owner: User,
+        upload: ParsedUpload,
+        game: int,
+        options: _UploadOptions,
+        matches: dict[int, Match],
+        result: UploadResult,
+    ) -> Match | None:
+        """The match of game ``game`` of a match upload, made with its first new hand (and
+        the series with the first game made); None when the upload is no match."""
+        if not upload.is_match:
+            return None
+        match = matches.get(game)
+        if match is None:
+            if upload.series is not None and result.series is None:
+                result.series = MatchSeries.objects.create_for_upload(
+                    owner, upload, title=options.title, owner_player=options.player_id
+                )
+            match = Match.objects.create_for_upload(
+                owner,
+                upload,
+                game,
+                title=options.title,
+                owner_seat=options.seat_in(game) or "",
+                series=result.series,
+            )
+            matches[game] = match
+            result.matches.append(match)
+        return match
+
     def _store_one_by_one(
-        self, owner: User, upload: ParsedUpload, seat: str, title: str, queue: str
+        self, owner: User, upload: ParsedUpload, options: _UploadOptions
     ) -> UploadResult:
-        result = UploadResult()
+        result = UploadResult(skipped=upload.skipped)
+        matches: dict[int, Match] = {}
         with transaction.atomic():
-            for parsed in upload.hands:
+            for parsed in upload.good_hands:
                 assert parsed.record is not None
-                if upload.is_match and result.match is None:
+                match = matches.get(parsed.game)
+                if upload.is_match and match is None:
                     digest = record_hash(parsed.record.canonical())
                     if not self.filter(owner=owner, record_hash=digest).exists():
-                        result.match = Match.objects.create(
-                            owner=owner,
-                            title=(title or upload.title)[:200],
-                            source=upload.format,
+                        match = self._match_for(
+                            owner, upload, parsed.game, options, matches, result
                         )
                 hand, created = self.create_from_record(
                     owner,
                     parsed.record,
-                    title=self._upload_title(upload, parsed, title),
-                    queue=queue,
-                    seat=seat,
-                    match=result.match,
-                    number_in_match=parsed.index + 1 if result.match else None,
+                    title=self._upload_title(upload, parsed, options.title),
+                    queue=options.queue,
+                    seat=options.seat_in(parsed.game) or options.seat,
+                    match=match,
+                    number_in_match=_number_in_match(upload, parsed, match),
+                    notes=parsed.notes,
+                    lines=parsed.lines,
                 )
+                if not created:
+                    result.notes_added += hand.add_file_data(parsed.notes, parsed.lines)
                 result.hands.append(hand)
                 if created:
                     result.created += 1
                 else:
                     result.existing += 1
+        result.match = result.matches[0] if result.matches else None
         return result
 
     @staticmethod
@@ -282,6 +351,29 @@ def count_mistakes_of_reviewed_hands(sender: object, job: AnalysisJob, **kwargs:
     Hand.objects.filter(record_hash=job.record_hash).refresh_mistakes()
 
 
+@dataclass(frozen=True)
+class _UploadOptions:
+    """What the uploader chose for a whole upload (:meth:`HandQuerySet.store_upload`)."""
+
+    seat: str
+    title: str
+    queue: str
+    player_seats: tuple[str | None, ...] = ()
+    player_id: str = ""
+
+    def seat_in(self, game: int) -> str | None:
+        """The owner's seat in game ``game`` of the file, where they said which player
+        they were."""
+        return self.player_seats[game] if game < len(self.player_seats) else None
+
+
+def _number_in_match(upload: ParsedUpload, parsed: ParsedHand, match: Match | None) -> int | None:
+    """A hand's place in its match, from 1: in its game for a match file, else in the upload."""
+    if match is None:
+        return None
+    return (parsed.number if upload.games else parsed.index) + 1
+
+
 @dataclass
 class UploadResult:
     """What :meth:`HandQuerySet.store_upload` did."""
@@ -291,20 +383,196 @@ class UploadResult:
     created: int = 0
     existing: int = 0
     match: Match | None = None
-    """The match the new hands went into (several hands, or an EGN file)."""
+    """The match the new hands went into (several hands, or a match file); an EMN
+    series' first game."""
+    matches: list[Match] = field(default_factory=list)
+    """Every match made: one a game of a series."""
+    series: MatchSeries | None = None
+    skipped: list[ParsedHand] = field(default_factory=list)
+    """The irregular deals of a match file, left out, each with its error."""
+    notes_added: int = 0
+    """Annotations of the file added to hands the owner already had."""
+
+
+def note_json(note: EgnAnnotation) -> dict[str, Any]:
+    """An annotation of a file as :attr:`Hand.file_notes` keeps it."""
+    return {"kind": note.kind, "index": note.index, "label": note.label or "", "text": note.text}
+
+
+def note_of(data: dict[str, Any]) -> EgnAnnotation:
+    """An annotation :attr:`Hand.file_notes` keeps, as the EGN writer takes it."""
+    kind: Literal["call", "play"] = "call" if data.get("kind") == "call" else "play"
+    return EgnAnnotation(
+        kind, int(data.get("index", 0)), data.get("label") or None, str(data.get("text", ""))
+    )
+
+
+class MatchSeriesQuerySet(models.QuerySet["MatchSeries"]):
+    def create_for_upload(
+        self, owner: User, upload: ParsedUpload, *, title: str = "", owner_player: str = ""
+    ) -> MatchSeries:
+        """The series of an EMN upload, with what its file says of the whole series."""
+        info = upload.series or SeriesInfo()
+        return self.create(
+            owner=owner,
+            title=(title or info.title)[:200],
+            description=info.description,
+            date=info.date[:64],
+            series_id=info.series_id[:64],
+            players=[player_json(p) for p in info.roster],
+            format=info.format,
+            result=info.result,
+            owner_player=owner_player[:64],
+        )
+
+
+class MatchSeries(models.Model):
+    """Games uploaded together as one series (an EMN file): each game is a :class:`Match`."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="match_series"
+    )
+    title = models.CharField(max_length=200, blank=True)
+    description = models.TextField(blank=True)
+    date = models.CharField(
+        max_length=64, blank=True, help_text="When it was played, as the file gives it."
+    )
+    series_id = models.CharField(max_length=64, blank=True, help_text="The file's matchId.")
+    players = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="The file's register of players: name, id, ids ([id, source] pairs).",
+    )
+    format = models.JSONField(
+        null=True, blank=True, help_text="The file's matchFormat (type and target), as given."
+    )
+    result = models.JSONField(null=True, blank=True, help_text="The file's result, as given.")
+    owner_player = models.CharField(
+        max_length=64,
+        blank=True,
+        help_text="The register id of the player the owner said they were.",
+    )
+    created = models.DateTimeField(auto_now_add=True)
+
+    objects = MatchSeriesQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created", "-id"]
+        verbose_name_plural = "match series"
+
+    def __str__(self) -> str:
+        return self.title or f"Series {self.pk}"
+
+
+class MatchQuerySet(models.QuerySet["Match"]):
+    def create_for_upload(
+        self,
+        owner: User,
+        upload: ParsedUpload,
+        game: int,
+        *,
+        title: str = "",
+        owner_seat: str = "",
+        series: MatchSeries | None = None,
+    ) -> Match:
+        """The match of game ``game`` of ``upload`` (its only game, or one game of the EMN
+        ``series``), with what the file says of it and the deals of it left out."""
+        info = upload.games[game] if game < len(upload.games) else GameInfo()
+        skipped = [
+            {
+                "position": hand.number,
+                "hand": hand.label,
+                "field": hand.error.field,
+                "message": hand.error.message,
+                **({"raw": hand.raw} if hand.raw is not None else {}),
+            }
+            for hand in upload.skipped
+            if hand.game == game and hand.error is not None
+        ]
+        if series is None:
+            match_title = title or info.title or upload.title
+        else:
+            match_title = info.title or (f"{title}, game {info.number}" if title else "")
+        return self.create(
+            owner=owner,
+            title=match_title[:200],
+            source=upload.format,
+            description=info.description,
+            date=info.date[:64],
+            game_id=info.game_id[:64],
+            players=[player_json(p) for p in info.players],
+            owner_seat=owner_seat,
+            initial_score_ns=info.initial_score[0],
+            initial_score_ew=info.initial_score[1],
+            final_score_ns=None if info.final_score is None else info.final_score[0],
+            final_score_ew=None if info.final_score is None else info.final_score[1],
+            skipped=skipped,
+            import_notes=list(info.notes if upload.games else upload.notes),
+            series=series,
+            number_in_series=None if series is None else info.number,
+        )
+
+
+def player_json(player: EgnPlayer) -> dict[str, Any]:
+    """A player as :attr:`Match.players` keeps one."""
+    return {"name": player.name, "id": player.id, "ids": [list(pair) for pair in player.ids]}
+
+
+def player_of(data: dict[str, Any]) -> EgnPlayer:
+    """A player :attr:`Match.players` keeps, as the EGN writer takes one."""
+    ids = tuple((str(i), str(source)) for i, source in data.get("ids") or [])
+    return EgnPlayer(str(data.get("name", "")), str(data.get("id", "")), ids)
 
 
 class Match(models.Model):
-    """Hands uploaded together as one recorded match (an EGN file, a game's records)."""
+    """Hands uploaded together as one recorded match (an EGN file, a game's records), with
+    what the file said about the match besides its deals."""
 
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="matches"
     )
     title = models.CharField(max_length=200, blank=True)
     source = models.CharField(
-        max_length=20, blank=True, help_text="The format it came in: egn, jsonl, json, text."
+        max_length=20,
+        blank=True,
+        help_text="The format it came in: egn, emn, ptn, jsonl, json, text.",
     )
+    description = models.TextField(blank=True, help_text="The file's description, as given.")
+    date = models.CharField(
+        max_length=64, blank=True, help_text="When it was played, as the file gives it."
+    )
+    game_id = models.CharField(max_length=64, blank=True, help_text="The file's gameId.")
+    players = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="The players in seat order N, E, S, W: name, id, ids ([id, source] pairs); "
+        "empty when the file names none.",
+    )
+    owner_seat = models.CharField(
+        max_length=1,
+        blank=True,
+        help_text="The seat of the player the owner said they were (N, E, S or W), if any.",
+    )
+    initial_score_ns = models.IntegerField(default=0)
+    initial_score_ew = models.IntegerField(default=0)
+    final_score_ns = models.IntegerField(null=True, blank=True)
+    final_score_ew = models.IntegerField(null=True, blank=True)
+    skipped = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="The deals of the file that were not imported: position, hand, field, "
+        "message, and the deal itself (raw) where the file was EGN.",
+    )
+    import_notes = models.JSONField(
+        default=list, blank=True, help_text="What the reader ignored or inferred, in words."
+    )
+    series = models.ForeignKey(
+        MatchSeries, null=True, blank=True, on_delete=models.SET_NULL, related_name="games"
+    )
+    number_in_series = models.PositiveSmallIntegerField(null=True, blank=True)
     created = models.DateTimeField(auto_now_add=True)
+
+    objects = MatchQuerySet.as_manager()
 
     class Meta:
         ordering = ["-created", "-id"]
@@ -312,6 +580,36 @@ class Match(models.Model):
 
     def __str__(self) -> str:
         return self.title or f"Match {self.pk}"
+
+    @property
+    def player_names(self) -> list[str]:
+        """The players' names in seat order N, E, S, W; empty when the file named none."""
+        return [str(p.get("name", "")) for p in self.players] if len(self.players) == 4 else []
+
+    @property
+    def initial_score(self) -> tuple[int, int]:
+        return (self.initial_score_ns, self.initial_score_ew)
+
+    @property
+    def final_score(self) -> tuple[int, int] | None:
+        if self.final_score_ns is None or self.final_score_ew is None:
+            return None
+        return (self.final_score_ns, self.final_score_ew)
+
+    def seated_players(self) -> list[tuple[str, str, bool]]:
+        """Each seat's word, its player's name and whether the owner sat there, N first;
+        empty when the file named no players."""
+        names = self.player_names
+        if not names:
+            return []
+        words = ("North", "East", "South", "West")
+        return [(words[i], names[i], "NESW"[i] == self.owner_seat) for i in range(4)]
+
+    def name_of(self, seat: str) -> str:
+        """The name of the player in ``seat`` (``N``…), or ``""``."""
+        names = self.player_names
+        index = "NESW".find(seat)
+        return names[index] if names and index >= 0 else ""
 
 
 def new_share_token() -> str:
@@ -367,6 +665,17 @@ class Hand(models.Model):
     )
     mistakes_job_id = models.PositiveIntegerField(
         null=True, blank=True, help_text="The analysis job `mistakes` was counted from."
+    )
+    file_notes = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="The annotations of the file the hand came from: kind (call or play), "
+        "index (into the calls or the cards played, as EGN counts them), label, text.",
+    )
+    file_lines = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="The file's alternative lines of the hand, as EGN 1.4 writes them.",
     )
     share_token = models.CharField(
         max_length=43,
@@ -439,6 +748,34 @@ class Hand(models.Model):
         """The review of the latest finished analysis of the hand's record, if any."""
         result = self.latest_result()
         return None if result is None else result.as_review()
+
+    def add_file_data(
+        self, notes: Sequence[EgnAnnotation], lines: Sequence[dict[str, Any]] = ()
+    ) -> int:
+        """Add the annotations and alternative lines of another file of this hand that it
+        does not have yet (the same match uploaded again, annotated); returns how many
+        annotations were added."""
+        added, changed = self.merge_file_data(notes, lines)
+        if changed:
+            self.save(update_fields=["file_notes", "file_lines"])
+        return added
+
+    def merge_file_data(
+        self, notes: Sequence[EgnAnnotation], lines: Sequence[dict[str, Any]] = ()
+    ) -> tuple[int, bool]:
+        """:meth:`add_file_data` without saving (a whole upload saves its hands together):
+        how many annotations were added, and whether anything was."""
+        have = list(self.file_notes)
+        new_notes = [n for n in map(note_json, notes) if n not in have]
+        new_lines = [line for line in lines if line not in self.file_lines]
+        if new_notes or new_lines:
+            self.file_notes = [*have, *new_notes]
+            self.file_lines = [*self.file_lines, *new_lines]
+        return len(new_notes), bool(new_notes or new_lines)
+
+    def notes_from_file(self) -> list[EgnAnnotation]:
+        """The annotations of the file the hand came from, as the EGN writer takes them."""
+        return [note_of(note) for note in self.file_notes if isinstance(note, dict)]
 
     def share(self) -> str:
         """Give the hand a read-only link (keeping the one it has); returns its token."""

@@ -3,8 +3,10 @@
 - **The tree of positions** (:class:`games.replay.Replay`) of each record and review, in
   the memory of each process (:func:`replay_of`): a step of the page reads it rather than
   parsing the record and the review and dealing the hand again. It is keyed by the
-  record's hash and the review's identity, so a new review, or the double-dummy table
-  stored later, makes a new one.
+  record's hash, the review's identity and what the hand's file said of it (its
+  annotations and alternative lines, which belong to the hand, not to the record), so a
+  new review, the double-dummy table stored later, or annotations added by a new upload
+  make a new one.
 - **The solver's moves of a what-if line** (:func:`solver_moves`), in Django's cache
   (Redis in production, files on the embedded set-up): searched once for a record, a
   line and a solver version, then read by everyone who asks for the same line.
@@ -40,9 +42,14 @@ _replays: Kept[tuple[object, ...], Replay] = Kept(REPLAYS_KEPT)
 
 def replay_of(hand: Hand, jobs: Jobs | None = None) -> Replay:
     """The hand's tree of positions with the review of ``jobs.done`` and its double-dummy
-    table (none without ``jobs``), kept for the next request of the same record and
-    review. The tree is shared: copy a state before applying anything to it."""
-    key = (hand.record_hash, *(() if jobs is None else jobs.review_key))
+    table (none without ``jobs``), and the annotations and alternative lines of its file,
+    kept for the next request of the same record, review and file data. The tree is
+    shared: copy a state before applying anything to it."""
+    key = (
+        hand.record_hash,
+        _file_data_key(hand),
+        *(() if jobs is None else jobs.review_key),
+    )
     replay = _replays.get(key)
     if replay is None:
         result = None
@@ -50,9 +57,19 @@ def replay_of(hand: Hand, jobs: Jobs | None = None) -> Replay:
             result = AnalysisResult.objects.filter(pk=jobs.done.result_id).first()
         review = None if result is None else result.as_review()
         dd = None if result is None else result.double_dummy()
-        replay = Replay(hand.record, review, dd)
+        replay = Replay(
+            hand.record, review, dd, notes=hand.notes_from_file(), lines=hand.file_lines
+        )
         _replays.put(key, replay)
     return replay
+
+
+def _file_data_key(hand: Hand) -> str:
+    """What the hand's file said of it, in a few bytes: ``""`` when it said nothing."""
+    if not hand.file_notes and not hand.file_lines:
+        return ""
+    data = json.dumps([hand.file_notes, hand.file_lines], sort_keys=True)
+    return hashlib.sha256(data.encode()).hexdigest()
 
 
 def forget_replays() -> None:

@@ -12,6 +12,7 @@ from rest_framework.validators import ProhibitSurrogateCharactersValidator
 
 from analysis.models import AnalysisJob
 from analysis.serializers import AnalysisJobSerializer
+from games.engine.egn_limits import TITLE_LENGTH
 
 from .forms import SEAT_CHOICES, ControlCharacterValidator
 from .links import hand_page_url
@@ -96,7 +97,23 @@ class HandUploadSerializer(serializers.Serializer):
         default="S",
         help_text="The uploader's seat in these hands.",
     )
-    title = CheckedCharField(required=False, allow_blank=True, max_length=200, default="")
+    title = CheckedCharField(
+        required=False,
+        allow_blank=True,
+        max_length=TITLE_LENGTH,
+        default="",
+        error_messages={
+            "max_length": "A title has at most {max_length} characters, the most an EGN file takes."
+        },
+        help_text=f"The match's (or the hand's) title, at most {TITLE_LENGTH} characters.",
+    )
+    player = CheckedCharField(
+        required=False,
+        max_length=200,
+        help_text="For a file that names its players (EGN, EMN, PTN): the name of the one "
+        "you were, as the file gives it. Your seat in each game follows it; send it instead "
+        "of `seat`.",
+    )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         given = [name for name in ("record", "records", "text") if name in attrs]
@@ -107,6 +124,10 @@ class HandUploadSerializer(serializers.Serializer):
             )
         if "format" in attrs and "text" not in attrs:
             raise serializers.ValidationError({"format": "`format` goes with `text` only."})
+        if "player" in attrs and "seat" in self.initial_data:
+            raise serializers.ValidationError(
+                {"player": "Send `seat` or `player`, not both: `player` gives the seat."}
+            )
         return attrs
 
 
@@ -128,6 +149,19 @@ class UploadResultSerializer(serializers.Serializer):
     created = serializers.IntegerField(help_text="Hands stored by this request.")
     existing = serializers.IntegerField(help_text="Hands you already had (not stored twice).")
     match = serializers.IntegerField(allow_null=True)
+    matches = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="Every match made: one for each game of an EMN series.",
+    )
+    series = serializers.IntegerField(allow_null=True, help_text="The series of an EMN file.")
+    skipped = UploadErrorSerializer(
+        many=True,
+        help_text="The deals of a match file left out (irregular ones: a renege, a card "
+        "played twice), each with its message; the others were stored.",
+    )
+    notes_added = serializers.IntegerField(
+        help_text="Annotations of the file added to hands you already had."
+    )
     hands = HandSerializer(many=True)
 
 

@@ -44,8 +44,9 @@ def _review_etag(
     request: HtmxRequest, access: HandAccess, jobs: Jobs, comments: list[HandComment], whole: bool
 ) -> str:
     """The ETag of the page (``whole``) or of its htmx fragment: the record, the review,
-    the query, the viewer and the comments; the whole page adds the hand's own fields,
-    the analysis status and the site's frame."""
+    what the hand's file said (annotations, lines, players' names), the query, the viewer
+    and the comments; the whole page adds the hand's own fields, the analysis status and
+    the site's frame."""
     hand = access.hand
     parts: list[object] = [
         "replay",
@@ -55,6 +56,9 @@ def _review_etag(
         hand.owner_id,
         [access.is_owner, access.is_teacher, access.share_token],
         jobs.review_key,
+        [hand.file_notes, hand.file_lines],
+        [(seat.value, name) for seat, name in _names(hand).items()],
+        _owner_name(hand),
         sorted(request.GET.lists()),
         viewer_parts(request),
         [(c.pk, c.edited, c.author.username) for c in comments],
@@ -74,6 +78,22 @@ def _review_etag(
             shell_parts(request),
         ]
     return etag(*parts)
+
+
+def _names(hand: Hand) -> dict[Seat, str]:
+    """The players' names the hand's file gave, by seat; empty when it gave none."""
+    match = hand.match
+    if match is None:
+        return {}
+    return {seat: name for seat in Seat if (name := match.name_of(seat.value))}
+
+
+def _owner_name(hand: Hand) -> str:
+    """The name in the file of the player the owner said they were, or ``""``."""
+    match = hand.match
+    if match is None or not match.owner_seat or match.owner_seat != hand.seat:
+        return ""
+    return match.name_of(hand.seat)
 
 
 def _default_seat(hand: Hand) -> Seat:
@@ -140,6 +160,7 @@ def hand_review(request: HtmxRequest, pk: int) -> HttpResponseBase:
         notes=notes,
         comment_counts=counts,
         you=default_seat if access.is_owner else None,
+        names=_names(hand),
     )
     context: dict[str, Any] = {
         "hand": hand,
@@ -147,6 +168,7 @@ def hand_review(request: HtmxRequest, pk: int) -> HttpResponseBase:
         "page": page,
         "params": params,
         "owner_seat": default_seat.word,
+        "owner_name": _owner_name(hand),
         "job": jobs.latest,
         "has_review": has_review,
         "poll_seconds": POLL_SECONDS,

@@ -18,11 +18,12 @@ from games.exports import (
     ExportUnavailable,
     export_hand,
     export_match,
+    export_series,
     hand_export_tag,
     match_export_tag,
 )
 from games.links import hand_page_url
-from games.models import Hand, Match
+from games.models import Hand, Match, MatchSeries
 from games.views.common import get_own_hand
 
 
@@ -64,6 +65,17 @@ def match_export(request: SignedInRequest, pk: int) -> HttpResponseBase:
     except ExportUnavailable as error:
         return HttpResponse(f"{error}\n", status=409, content_type="text/plain; charset=utf-8")
     return _download(export, tag)
+
+
+@login_required
+def series_export(request: SignedInRequest, pk: int) -> HttpResponseBase:
+    """A whole uploaded series (EMN) as one EMN file, each game with the reviews' marks."""
+    series = get_object_or_404(MatchSeries.objects.filter(owner=request.user), pk=pk)
+    try:
+        export = export_series(series)
+    except ExportUnavailable as error:
+        return HttpResponse(f"{error}\n", status=409, content_type="text/plain; charset=utf-8")
+    return _download(export, "")
 
 
 def _download(export: Export, tag: str) -> HttpResponseBase:

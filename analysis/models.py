@@ -221,6 +221,18 @@ class AnalysisJobQuerySet(models.QuerySet["AnalysisJob"]):
         )
         return None if job is None else job.result
 
+    def latest_results(self, record_hashes: Iterable[str]) -> dict[str, AnalysisResult]:
+        """The result of each record's latest finished job, by record hash, in one query
+        (:meth:`latest_result` for many records at once)."""
+        done = self.filter(
+            record_hash__in=set(record_hashes), status=AnalysisJob.Status.DONE, result__isnull=False
+        )
+        latest: dict[str, AnalysisResult] = {}
+        for job in done.select_related("result").defer("record").order_by("created", "id"):
+            assert job.result is not None
+            latest[job.record_hash] = job.result
+        return latest
+
     def forget_record(self, record_hash: str) -> None:
         """Delete the jobs of a record, with the record they hold, when no one keeps it any
         more. The results stay: they hold no record, and answer the record if it comes back.
@@ -300,6 +312,86 @@ class AnalysisJobQuerySet(models.QuerySet["AnalysisJob"]):
         else:
             job.enqueue()
         return job, True
+
+    def request_many(
+        self,
+        records: Iterable[tuple[dict[str, Any], str]],
+        params: ReviewParams | None = None,
+        *,
+        queue: str = "bulk",
+    ) -> None:
+        """:meth:`request` for many canonical records at once (``(record, hash)`` pairs: a
+        whole upload), in a few queries whatever their number: the records' jobs are read
+        together, the new ones made together, those answered by a cached result finished
+        together and the others queued together. A record whose job failed is asked for
+        again on its own, as :meth:`request` does."""
+        params = params or ReviewParams()
+        key = params_key(params)
+        wanted = {digest: record for record, digest in records}
+        if not wanted:
+            return
+        latest: dict[str, AnalysisJob] = {}
+        jobs = AnalysisJob.objects.filter(record_hash__in=list(wanted), params_key=key)
+        for job in jobs.defer("record").order_by("created", "id"):
+            latest[job.record_hash] = job
+        for digest, known in latest.items():
+            if known.status == AnalysisJob.Status.FAILED:
+                self.request(wanted[digest], digest, params, queue=queue)
+                continue
+            if queue == AnalysisJob.Queue.INTERACTIVE:
+                known.hurry()
+            known.announce_on_commit()  # a done job, to the new hands of its record
+        new = [digest for digest in wanted if digest not in latest]
+        if not new:
+            return
+        fields = {"params": params.to_json(), "params_key": key, "queue": queue}
+        made = [
+            AnalysisJob(record=wanted[d], record_hash=d, solver_version=SOLVER_VERSION, **fields)
+            for d in new
+        ]
+        try:
+            with transaction.atomic():
+                AnalysisJob.objects.bulk_create(made)
+        except IntegrityError:
+            # Some were asked for at the same moment elsewhere: take them one at a time.
+            for digest in new:
+                self.request(wanted[digest], digest, params, queue=queue)
+            return
+        cached = {
+            result.record_hash: result
+            for result in AnalysisResult.objects.filter(
+                record_hash__in=new, params_key=key, solver_version=SOLVER_VERSION
+            )
+        }
+        answered: list[AnalysisJob] = []
+        for fresh in made:
+            if fresh.record_hash in cached:
+                done = _done(cached[fresh.record_hash], from_cache=True)
+                for name, value in done.items():
+                    setattr(fresh, name, value)
+                answered.append(fresh)
+        if answered:
+            AnalysisJob.objects.bulk_update(answered, list(done))
+            for fresh in answered:
+                fresh.announce_on_commit()
+        self.enqueue_new([fresh for fresh in made if fresh.record_hash not in cached])
+
+    def enqueue_new(self, jobs: list[AnalysisJob]) -> None:
+        """Send these jobs, just made and never sent, to their queues once the transaction
+        commits, as :meth:`AnalysisJob.enqueue` sends one: one UPDATE for them all. A
+        message the broker does not take is logged, not raised; the sweep sends it again."""
+        from . import tasks  # the tasks module imports this one
+
+        for queue in {job.queue for job in jobs}:
+            now = timezone.now()
+            ids = [job.pk for job in jobs if job.queue == queue]
+            deadline = now + timedelta(seconds=resend_wait(queue, 0))
+            self.filter(pk__in=ids, status=AnalysisJob.Status.QUEUED, sends=0).update(
+                sends=1, queued_at=now, deadline=deadline
+            )
+            for job_id in ids:
+                send = partial(tasks.run_analysis_job.apply_async, args=(job_id,), queue=queue)
+                transaction.on_commit(send, robust=True)
 
     def sweep(self, *, messages_lost: bool = False) -> SweepReport:
         """Queue again the running jobs whose lease ran out, send again the queued jobs

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from collections import defaultdict
 from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
@@ -304,6 +305,36 @@ class AssignmentQuerySet(models.QuerySet["Assignment"]):
             .filter(Q(start_at__isnull=True) | Q(start_at__lte=now))
             .distinct()
         )
+
+    def counts(self, assignments: list[Assignment]) -> dict[int, tuple[int, int]]:
+        """Each assignment's number of students (:meth:`Assignment.assignees`) and of those
+        who turned their work in or had it returned
+        (:meth:`Assignment.turned_in_count`), by its id, in three queries for any number."""
+        classes = {assignment.classroom_id for assignment in assignments}
+        members: defaultdict[int, set[int]] = defaultdict(set)
+        for classroom_id, student_id in Membership.objects.filter(
+            classroom_id__in=classes
+        ).values_list("classroom_id", "student_id"):
+            members[classroom_id].add(student_id)
+        chosen: defaultdict[int, set[int]] = defaultdict(set)
+        through = Assignment.chosen_students.through
+        for assignment_id, user_id in through.objects.filter(
+            assignment_id__in=[a.pk for a in assignments]
+        ).values_list("assignment_id", "user_id"):
+            chosen[assignment_id].add(user_id)
+        turned_in: defaultdict[int, set[int]] = defaultdict(set)
+        for assignment_id, student_id in Submission.objects.filter(
+            assignment__in=assignments,
+            state__in=[Submission.State.TURNED_IN, Submission.State.RETURNED],
+        ).values_list("assignment_id", "student_id"):
+            turned_in[assignment_id].add(student_id)
+        counts = {}
+        for assignment in assignments:
+            assignees = members[assignment.classroom_id]
+            if chosen[assignment.pk]:
+                assignees = assignees & chosen[assignment.pk]
+            counts[assignment.pk] = (len(assignees), len(assignees & turned_in[assignment.pk]))
+        return counts
 
 
 class Assignment(models.Model):

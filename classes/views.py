@@ -24,7 +24,7 @@ from accounts.models import User
 from games.engine.cards import parse_seat, parse_suit
 from games.models import Hand
 from lessons.display import Fact, card_choice, facts
-from lessons.progress import skill_mastery
+from lessons.progress import skill_mastery_of
 from lessons.quiz.skills import SKILLS
 
 from . import services
@@ -128,9 +128,7 @@ def _student_work(user: User) -> dict[str, list[dict[str, Any]]]:
     submissions = {s.assignment_id: s for s in Submission.objects.filter(student=user)}
     work: dict[str, list[dict[str, Any]]] = {"due": [], "late": [], "done": [], "feedback": []}
     now = timezone.now()
-    for assignment in assignments:
-        if not assignment.is_for(user):
-            continue
+    for assignment in assignments:  # visible_to_student: the student's own, no others
         submission = submissions.get(assignment.pk)
         state = submission.state if submission else Submission.State.NOT_STARTED
         entry = {"assignment": assignment, "submission": submission}
@@ -158,7 +156,9 @@ def _render_index(
         "join_form": join_form or JoinForm(),
     }
     if user.is_teacher:
-        context["teaching"] = Classroom.objects.taught_by(user).active()
+        context["teaching"] = (
+            Classroom.objects.taught_by(user).active().annotate(student_count=Count("memberships"))
+        )
         context["archived"] = Classroom.objects.taught_by(user).archived()
         context["class_form"] = class_form or ClassroomForm()
         context["sets"] = PracticeSet.objects.owned_by(user)
@@ -259,14 +259,13 @@ def _render_classroom(
     name_form: ClassroomForm | None = None,
 ) -> HttpResponse:
     memberships = found.memberships.select_related("student", "student__student_account")
+    assignments = list(found.assignments.select_related("practice_set"))
+    counts = Assignment.objects.counts(assignments)
     join_path = reverse("classes:join_code", args=[found.join_code])
     context = {
         "classroom": found,
         "memberships": memberships,
-        "assignments": [
-            (assignment, assignment.assignees().count(), assignment.turned_in_count())
-            for assignment in found.assignments.select_related("practice_set")
-        ],
+        "assignments": [(assignment, *counts[assignment.pk]) for assignment in assignments],
         "accounts_form": accounts_form or StudentAccountsForm(),
         "name_form": name_form or ClassroomForm(instance=found, prefix="rename"),
         "join_url": request.build_absolute_uri(join_path),
@@ -407,7 +406,8 @@ def class_progress(request: SignedInRequest, pk: int) -> HttpResponse:
     """Each student's mastery by skill, and the mistakes the class makes most."""
     found = _get_classroom_for_teacher(request, pk)
     students = list(found.students.order_by("username"))
-    rows = [(student, skill_mastery(student)) for student in students]
+    mastery = skill_mastery_of(students)
+    rows = [(student, mastery[student.pk]) for student in students]
     context = {
         "classroom": found,
         "skills": list(SKILLS.values()),

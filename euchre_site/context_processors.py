@@ -2,6 +2,7 @@
 
 from django.http import HttpRequest
 from django.urls import reverse
+from django.utils.functional import SimpleLazyObject
 
 # The site's main sections, in nav order: (label, URL name). Add a section
 # here and it appears in the nav of every page.
@@ -43,10 +44,15 @@ def navigation(request: HttpRequest) -> dict[str, object]:
 
 
 def notifications(request: HttpRequest) -> dict[str, object]:
-    """How many unread notifications the signed-in user has, for the nav."""
+    """How many unread notifications the signed-in user has, for the nav: counted only
+    when a template shows it, so that a fragment (an htmx step) makes no query for it."""
     from notifications.models import Notification
 
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return {"unread_notifications": 0}
-    return {"unread_notifications": Notification.objects.for_user(user).unread().count()}
+    return {
+        "unread_notifications": SimpleLazyObject(
+            lambda: Notification.objects.for_user(user).unread().count()
+        )
+    }

@@ -198,6 +198,18 @@ SECURE_CSP = {
     "form-action": [CSP.SELF],
 }
 
+SITE_PACKAGES = [
+    "accounts",
+    "notifications",
+    "analysis",
+    "games",
+    "lessons",
+    "classes",
+    "euchre_site",
+]
+"""The site's own packages, beside this one: their files make the code version that every
+page's ETag carries (``accounts.etags.code_version``)."""
+
 INSTALLED_APPS = [
     # Before staticfiles, so that runserver serves static files the way
     # production does (through WhiteNoise) instead of through Django's view.
@@ -477,6 +489,10 @@ else:
             "OPTIONS": {"MAX_ENTRIES": 10_000},
         }
     }
+
+# Sessions are read from the cache and written through to the database: a page's first
+# query (the session) becomes a cache read, and nothing is lost when the cache empties.
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
 # Logging ------------------------------------------------------------------
 

@@ -39,11 +39,12 @@ def hand_for_viewer(request: HttpRequest, pk: int) -> HandAccess:
     anyone else only with the hand's current share token in the ``share`` query parameter,
     so revoking the token closes every link at once.
     """
-    hand = Hand.objects.filter(pk=pk).select_related("owner").first()
+    hand = Hand.objects.filter(pk=pk).first()
     if hand is None:
         raise Http404("No such hand.")
     user = request.user
     if user.is_authenticated and hand.owner_id == user.pk:
+        hand.owner = user  # type: ignore[assignment]  # the owner is the viewer: no query
         return HandAccess(hand, True, None)
     token = request.GET.get(SHARE_PARAM, "")
     shared = bool(hand.share_token and token and secrets.compare_digest(token, hand.share_token))

@@ -14,8 +14,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
 
+from django.db.models import QuerySet
 from django.utils.text import slugify
 
+from accounts.etags import etag
+from analysis.models import AnalysisJob
 from analysis.solver.review import Review
 from games.engine.cards import Seat, Team
 from games.engine.egn import EgnAnnotation, EgnPlayer, with_file_data, write_egn_files
@@ -135,6 +138,85 @@ def export_hand(hand: Hand, fmt: str, *, with_comments: bool = False) -> Export:
     if fmt == "egn":
         return _egn(hand, name, with_comments)
     raise ExportUnavailable(f"Unknown format {fmt!r}: choose one of {', '.join(FORMATS)}.")
+
+
+def hand_export_tag(hand: Hand, fmt: str, *, with_comments: bool, user_id: int | None) -> str:
+    """The ETag of :func:`export_hand`'s answer, from what it is made of: the record and
+    the hand's own fields, the review (the analysis and EGN), what its file said and its
+    match (EGN: the players, the date, the score before it), the comments (EGN, for those
+    who may read them) and the viewer."""
+    parts: list[object] = [
+        "export",
+        fmt,
+        hand.pk,
+        hand.record_hash,
+        hand.title,
+        hand.seat,
+        hand.created,
+        user_id,
+        with_comments,
+    ]
+    if fmt in ("analysis", "egn"):
+        parts.append(_review_keys([hand.record_hash]))
+    if fmt == "egn":
+        parts += [hand.file_notes, hand.file_lines, hand.match_id, hand.number_in_match]
+        match = hand.match
+        if match is not None:
+            parts.append(_match_parts(match))
+            if hand.number_in_match is not None:
+                earlier = match.hands.filter(number_in_match__lt=hand.number_in_match)
+                parts.append(list(earlier.order_by("id").values_list("pk", "record_hash")))
+    if fmt == "egn" and with_comments:
+        parts.append(_comment_keys(HandComment.objects.filter(hand=hand)))
+    return etag(*parts)
+
+
+def match_export_tag(match: Match) -> str:
+    """The ETag of :func:`export_match`'s answer: the match and what its file said of
+    it, its hands in order with their files' annotations and lines, their reviews and
+    their comments, in three queries whatever the number of hands."""
+    hands = list(
+        match.hands.order_by("number_in_match", "id").values_list(
+            "pk", "record_hash", "title", "number_in_match", "file_notes", "file_lines"
+        )
+    )
+    return etag(
+        "match-export",
+        _match_parts(match),
+        hands,
+        _review_keys(hand[1] for hand in hands),
+        _comment_keys(HandComment.objects.filter(hand__match=match)),
+    )
+
+
+def _match_parts(match: Match) -> list[object]:
+    """What an export takes from a match itself (its file's metadata, its left-out deals)."""
+    return [
+        match.pk,
+        match.title,
+        match.created,
+        match.description,
+        match.date,
+        match.game_id,
+        match.players,
+        match.initial_score,
+        match.final_score,
+        match.skipped,
+    ]
+
+
+def _review_keys(record_hashes: Iterable[str]) -> list[tuple[object, ...]]:
+    """Every finished review of these records (a new one changes the latest)."""
+    done = AnalysisJob.objects.filter(
+        record_hash__in=set(record_hashes),
+        status=AnalysisJob.Status.DONE,
+        result__isnull=False,
+    )
+    return list(done.order_by("record_hash", "id").values_list("record_hash", "id", "result_id"))
+
+
+def _comment_keys(comments: QuerySet[HandComment]) -> list[tuple[object, ...]]:
+    return list(comments.order_by("id").values_list("id", "edited", "author__username"))
 
 
 def _egn(hand: Hand, name: str, with_comments: bool) -> Export:
@@ -325,7 +407,9 @@ def _egn_data(
     others: list[int] | None = None,
 ) -> list[dict[str, Any]]:
     records = [parse_record(hand.record) for hand in hands]
-    reviews = [hand.review() for hand in hands]
+    results = AnalysisJob.objects.latest_results(hand.record_hash for hand in hands)
+    found = [results.get(hand.record_hash) for hand in hands]
+    reviews = [None if result is None else result.as_review() for result in found]
     notes = [
         hand.notes_from_file() + (review_annotations(record, review) if review else [])
         for hand, record, review in zip(hands, records, reviews, strict=True)

@@ -7,12 +7,13 @@ from dataclasses import dataclass
 from datetime import date, datetime, time
 from typing import Any
 
-from django.db.models import Q
+from django.db.models import BooleanField, ExpressionWrapper, Q, QuerySet
 from django.utils import timezone
 
-from analysis.models import AnalysisJob
+from analysis.models import AnalysisJob, AnalysisResult
 from analysis.solver.judgement import BLUNDER
 
+from .kept import Kept
 from .models import Hand, HandQuerySet
 
 
@@ -80,17 +81,33 @@ class ReviewStatus:
         return self.state in ("none", "done", "failed")
 
 
+MARKS_KEPT = 4096
+"""Reviews whose marks each process keeps counted (a result never changes its review)."""
+
+_marks: Kept[tuple[int, str], tuple[int, int]] = Kept(MARKS_KEPT)
+
+
+def _marks_of(result: AnalysisResult) -> tuple[int, int]:
+    """The review's marked decisions and its blunders, counted once per process: a page of
+    My hands would otherwise read 25 whole reviews to count their marks."""
+    key = (result.pk, result.created.isoformat())
+    counted = _marks.get(key)
+    if counted is None:
+        review = result.as_review()
+        counted = (len(review.marked()), review.count(BLUNDER))
+        _marks.put(key, counted)
+    return counted
+
+
 def review_status(job: AnalysisJob | None) -> ReviewStatus:
     """The state of a hand's review, in words, from its latest analysis job."""
     if job is None:
         return ReviewStatus("none", "Not reviewed")
     if job.status == AnalysisJob.Status.DONE and job.result is not None:
-        review = job.result.as_review()
-        marks = review.marked()
-        blunders = review.count(BLUNDER)
-        if not marks:
+        marked, blunders = _marks_of(job.result)
+        if not marked:
             return ReviewStatus("done", "Reviewed: no mistakes marked")
-        text = f"Reviewed: {len(marks)} decision{'s' if len(marks) != 1 else ''} marked"
+        text = f"Reviewed: {marked} decision{'s' if marked != 1 else ''} marked"
         if blunders:
             text += f", {blunders} blunder{'s' if blunders != 1 else ''}"
         return ReviewStatus("done", text)
@@ -101,6 +118,48 @@ def review_status(job: AnalysisJob | None) -> ReviewStatus:
     if job.status == AnalysisJob.Status.FAILED:
         return ReviewStatus("failed", "The review failed", error=job.error)
     return ReviewStatus("queued", "Queued for review")
+
+
+@dataclass(frozen=True)
+class Jobs:
+    """A hand's latest analysis job and its latest finished one (whose review is shown),
+    read without the record and the review they hold."""
+
+    latest: AnalysisJob | None
+    done: AnalysisJob | None
+
+    @property
+    def review_key(self) -> tuple[object, ...]:
+        """What identifies the review shown (and the double-dummy table with it)."""
+        job = self.done
+        if job is None or job.result is None:
+            return ()
+        return (job.result.pk, job.result.created.isoformat(), job.dd_stored)  # type: ignore[attr-defined]
+
+
+def analysis_jobs(hand: Hand) -> QuerySet[AnalysisJob]:
+    """The analyses of the hand's record, the latest first, with their results but not the
+    record, the review or the table they hold (``dd_stored`` says whether it is there)."""
+    return (
+        hand.analysis_jobs.select_related("result")
+        .defer("record", "result__review", "result__dd_table")
+        .annotate(
+            dd_stored=ExpressionWrapper(
+                Q(result__dd_table__isnull=False), output_field=BooleanField()
+            )
+        )
+    )
+
+
+def jobs_of(hand: Hand) -> Jobs:
+    """The hand's latest job and latest finished job: one query when the latest is done
+    (the usual case), two otherwise; neither reads the record, the review or the table."""
+    jobs = analysis_jobs(hand)
+    latest = jobs.first()
+    if latest is None or (latest.status == AnalysisJob.Status.DONE and latest.result_id):
+        return Jobs(latest, latest)
+    done = jobs.filter(status=AnalysisJob.Status.DONE, result__isnull=False).first()
+    return Jobs(latest, done)
 
 
 def latest_jobs(hand_ids: Iterable[int]) -> dict[int, AnalysisJob]:

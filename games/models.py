@@ -147,52 +147,137 @@ class HandQuerySet(models.QuerySet["Hand"]):
         ``player_seats`` is the owner's seat in each game of the file, where they said
         which player they were (:func:`games.uploads.seats_of_player`; ``player_id`` their
         id in an EMN register), else ``seat``.
-        One hand is queued on ``interactive``, several on ``bulk``.
+        One hand is queued on ``interactive``, several on ``bulk``. The queries are the
+        same for 2 hands as for 200 (a match and a series aside): the hands are made in
+        one ``INSERT``, those already there given their annotations in one ``UPDATE``, and
+        their analyses asked for together (``AnalysisJob.objects.request_many``).
         """
         if not upload.ok:
             raise ValueError("only a checked upload that may be stored can be stored")
         hands = upload.good_hands
         queue = "bulk" if len(hands) > 1 else "interactive"
+        records = []
+        for parsed in hands:
+            assert parsed.record is not None
+            canonical = parsed.record.canonical()
+            records.append((parsed, canonical, record_hash(canonical)))
+        options = _UploadOptions(seat, title, queue, tuple(player_seats), player_id)
+        try:
+            with transaction.atomic():
+                return self._store_together(owner, upload, records, options)
+        except IntegrityError:
+            # The same owner sent some of these hands at the same moment: one at a time.
+            return self._store_one_by_one(owner, upload, options)
+
+    def _store_together(
+        self,
+        owner: User,
+        upload: ParsedUpload,
+        records: list[tuple[ParsedHand, dict[str, Any], str]],
+        options: _UploadOptions,
+    ) -> UploadResult:
+        result = UploadResult(skipped=upload.skipped)
+        digests = [digest for _, _, digest in records]
+        mine = Hand.objects.filter(owner=owner, record_hash__in=digests)
+        kept: dict[str, Hand] = {hand.record_hash: hand for hand in mine}
+        matches: dict[int, Match] = {}
+        new: list[Hand] = []
+        made: set[int] = set()  # the ids of the hands in `new`
+        annotated: dict[int, Hand] = {}  # hands already there given the file's annotations
+        for parsed, canonical, digest in records:
+            assert parsed.record is not None
+            there = kept.get(digest)
+            if there is not None:
+                added, changed = there.merge_file_data(parsed.notes, parsed.lines)
+                result.notes_added += added
+                if changed and id(there) not in made:
+                    annotated[id(there)] = there
+                result.hands.append(there)
+                result.existing += 1
+                continue
+            game_seat = options.seat_in(parsed.game)
+            match = self._match_for(owner, upload, parsed.game, options, matches, result)
+            hand = Hand(
+                owner=owner,
+                title=self._upload_title(upload, parsed, options.title)[:200],
+                rules_preset=_preset_name(canonical["rules"]),
+                record=canonical,
+                record_hash=digest,
+                seat=game_seat or options.seat,
+                match=match,
+                number_in_match=_number_in_match(upload, parsed, match),
+                file_notes=[note_json(note) for note in parsed.notes],
+                file_lines=list(parsed.lines),
+                **outcome_fields(parsed.record),
+            )
+            kept[digest] = hand  # the same hand twice in one upload is stored once
+            new.append(hand)
+            made.add(id(hand))
+            result.hands.append(hand)
+            result.created += 1
+        Hand.objects.bulk_create(new)
+        if annotated:
+            Hand.objects.bulk_update(list(annotated.values()), ["file_notes", "file_lines"])
+        AnalysisJob.objects.request_many(
+            [(hand.record, hand.record_hash) for hand in new], queue=options.queue
+        )
+        result.match = result.matches[0] if result.matches else None
+        return result
+
+    def _match_for(
+        self,
+        owner: User,
+        upload: ParsedUpload,
+        game: int,
+        options: _UploadOptions,
+        matches: dict[int, Match],
+        result: UploadResult,
+    ) -> Match | None:
+        """The match of game ``game`` of a match upload, made with its first new hand (and
+        the series with the first game made); None when the upload is no match."""
+        if not upload.is_match:
+            return None
+        match = matches.get(game)
+        if match is None:
+            if upload.series is not None and result.series is None:
+                result.series = MatchSeries.objects.create_for_upload(
+                    owner, upload, title=options.title, owner_player=options.player_id
+                )
+            match = Match.objects.create_for_upload(
+                owner,
+                upload,
+                game,
+                title=options.title,
+                owner_seat=options.seat_in(game) or "",
+                series=result.series,
+            )
+            matches[game] = match
+            result.matches.append(match)
+        return match
+
+    def _store_one_by_one(
+        self, owner: User, upload: ParsedUpload, options: _UploadOptions
+    ) -> UploadResult:
         result = UploadResult(skipped=upload.skipped)
         matches: dict[int, Match] = {}
         with transaction.atomic():
-            for parsed in hands:
+            for parsed in upload.good_hands:
                 assert parsed.record is not None
-                game_seat = player_seats[parsed.game] if parsed.game < len(player_seats) else None
                 match = matches.get(parsed.game)
                 if upload.is_match and match is None:
                     digest = record_hash(parsed.record.canonical())
                     if not self.filter(owner=owner, record_hash=digest).exists():
-                        if upload.series is not None and result.series is None:
-                            result.series = MatchSeries.objects.create_for_upload(
-                                owner, upload, title=title, owner_player=player_id
-                            )
-                        match = Match.objects.create_for_upload(
-                            owner,
-                            upload,
-                            parsed.game,
-                            title=title,
-                            owner_seat=game_seat or "",
-                            series=result.series,
+                        match = self._match_for(
+                            owner, upload, parsed.game, options, matches, result
                         )
-                        matches[parsed.game] = match
-                        result.matches.append(match)
-                if upload.is_match:
-                    hand_title = parsed.title or (
-                        f"{title}, hand {parsed.index + 1}" if title else ""
-                    )
-                else:
-                    hand_title = title or parsed.title
                 hand, created = self.create_from_record(
                     owner,
                     parsed.record,
-                    title=hand_title,
-                    queue=queue,
-                    seat=game_seat or seat,
+                    title=self._upload_title(upload, parsed, options.title),
+                    queue=options.queue,
+                    seat=options.seat_in(parsed.game) or options.seat,
                     match=match,
-                    number_in_match=(parsed.number if upload.games else parsed.index) + 1
-                    if match
-                    else None,
+                    number_in_match=_number_in_match(upload, parsed, match),
                     notes=parsed.notes,
                     lines=parsed.lines,
                 )
@@ -205,6 +290,13 @@ class HandQuerySet(models.QuerySet["Hand"]):
                     result.existing += 1
         result.match = result.matches[0] if result.matches else None
         return result
+
+    @staticmethod
+    def _upload_title(upload: ParsedUpload, parsed: Any, title: str) -> str:
+        """A hand's title: its own in a match (or the match's, numbered), else the one given."""
+        if upload.is_match:
+            return str(parsed.title or (f"{title}, hand {parsed.index + 1}" if title else ""))
+        return str(title or parsed.title)
 
     def refresh_mistakes(self) -> int:
         """Give each hand with no review shown yet its record's latest finished review, and
@@ -228,15 +320,22 @@ class HandQuerySet(models.QuerySet["Hand"]):
             .filter(latest_done__isnull=False, shown_is_done=False)
             .values_list("pk", "latest_done")
         )
-        updated = 0
-        for pk, job_id in list(stale):
-            job = AnalysisJob.objects.select_related("result").get(pk=job_id)
-            if job.result is None:
-                continue
-            updated += self.model.objects.filter(pk=pk).update(
-                mistakes=job.result.as_review().mistakes, mistakes_job_id=job_id
-            )
-        return updated
+        rows = list(stale)
+        if not rows:
+            return 0
+        # Three queries for any number of hands (one UPDATE per batch of SQLite's variables).
+        done = AnalysisJob.objects.filter(pk__in={job_id for _, job_id in rows})
+        counts = {
+            job.pk: job.result.as_review().mistakes
+            for job in done.select_related("result").defer("record")
+            if job.result is not None
+        }
+        hands = [
+            Hand(pk=pk, mistakes=counts[job_id], mistakes_job_id=job_id)
+            for pk, job_id in rows
+            if job_id in counts
+        ]
+        return Hand.objects.bulk_update(hands, ["mistakes", "mistakes_job_id"])
 
 
 def forget_analysis_of_deleted_hand(sender: object, instance: Hand, **kwargs: object) -> None:
@@ -250,6 +349,29 @@ def count_mistakes_of_reviewed_hands(sender: object, job: AnalysisJob, **kwargs:
     """Receives ``analysis.signals.review_finished`` (connected in ``GamesConfig.ready``):
     the hands of the job's record count their mistakes again."""
     Hand.objects.filter(record_hash=job.record_hash).refresh_mistakes()
+
+
+@dataclass(frozen=True)
+class _UploadOptions:
+    """What the uploader chose for a whole upload (:meth:`HandQuerySet.store_upload`)."""
+
+    seat: str
+    title: str
+    queue: str
+    player_seats: tuple[str | None, ...] = ()
+    player_id: str = ""
+
+    def seat_in(self, game: int) -> str | None:
+        """The owner's seat in game ``game`` of the file, where they said which player
+        they were."""
+        return self.player_seats[game] if game < len(self.player_seats) else None
+
+
+def _number_in_match(upload: ParsedUpload, parsed: ParsedHand, match: Match | None) -> int | None:
+    """A hand's place in its match, from 1: in its game for a match file, else in the upload."""
+    if match is None:
+        return None
+    return (parsed.number if upload.games else parsed.index) + 1
 
 
 @dataclass
@@ -656,14 +778,23 @@ class Hand(models.Model):
         """Add the annotations and alternative lines of another file of this hand that it
         does not have yet (the same match uploaded again, annotated); returns how many
         annotations were added."""
+        added, changed = self.merge_file_data(notes, lines)
+        if changed:
+            self.save(update_fields=["file_notes", "file_lines"])
+        return added
+
+    def merge_file_data(
+        self, notes: Sequence[EgnAnnotation], lines: Sequence[dict[str, Any]] = ()
+    ) -> tuple[int, bool]:
+        """:meth:`add_file_data` without saving (a whole upload saves its hands together):
+        how many annotations were added, and whether anything was."""
         have = list(self.file_notes)
         new_notes = [n for n in map(note_json, notes) if n not in have]
         new_lines = [line for line in lines if line not in self.file_lines]
         if new_notes or new_lines:
             self.file_notes = [*have, *new_notes]
             self.file_lines = [*self.file_lines, *new_lines]
-            self.save(update_fields=["file_notes", "file_lines"])
-        return len(new_notes)
+        return len(new_notes), bool(new_notes or new_lines)
 
     def notes_from_file(self) -> list[EgnAnnotation]:
         """The annotations of the file the hand came from, as the EGN writer takes them."""

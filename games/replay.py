@@ -63,6 +63,10 @@ VIEWS = ("all", "seat")
 MAX_LINE = 40
 """A side line never needs more actions than a whole hand has; longer ones are cut."""
 
+MAX_SIDE_NODES = 2000
+"""What-if positions a replay keeps (it is kept between requests, see
+``games.replay_cache``); past this it forgets them all and grows them again as asked."""
+
 # -- parameters --------------------------------------------------------------------------
 
 
@@ -462,6 +466,8 @@ class Replay:
         """The hand's review, the one the page reads its marks and values from."""
         self.double_dummy = double_dummy
         """The deal's double-dummy table, stored with the review; never searched here."""
+        self.side_nodes = 0
+        """What-if positions made so far (see :data:`MAX_SIDE_NODES`)."""
         self.notes = steps_of_notes(self.record, notes)
         """The annotations of the file the hand came from, by step."""
         self.file_lines = file_lines_of(self.record, lines)
@@ -516,6 +522,8 @@ class Replay:
     def branch(self, step: int, line: tuple[str, ...]) -> tuple[Node, list[str], str]:
         """The node the side line ``line`` reaches from ``step``: the node, the tokens that
         were legal, and a message about the first one that was not (or "")."""
+        if self.side_nodes > MAX_SIDE_NODES:
+            self.forget_side_lines()
         node = self.mainline[step]
         done: list[str] = []
         for token in line:
@@ -541,9 +549,18 @@ class Replay:
                     reason = f"it is not one of {seat.word}'s choices here"
                 label = action_label(action, state)
                 return node, done, f"{seat.word} cannot {choice_verb(action)} {label}: {reason}."
+            made = len(node.children)
             node = node.child(action)
+            self.side_nodes += len(node.parent.children) - made if node.parent else 0
             done.append(token)
         return node, done, ""
+
+    def forget_side_lines(self) -> None:
+        """Drop every what-if position, keeping the main line."""
+        for at, node in enumerate(self.mainline):
+            after = self.mainline[at + 1] if at < self.total else None
+            node.children = {key: child for key, child in node.children.items() if child is after}
+        self.side_nodes = 0
 
 
 class SolverError(ValueError):

@@ -9,7 +9,6 @@ signed-in user for the CSRF token as usual.
 
 from __future__ import annotations
 
-import secrets
 from typing import Any
 
 from django.shortcuts import get_object_or_404
@@ -199,10 +198,11 @@ def quiz_next(request: Request) -> Response:
     query.is_valid(raise_exception=True)
     data: dict[str, Any] = query.validated_data
     seed = data.get("seed")
-    if seed is None:
-        seed = secrets.randbelow(MAX_SEED + 1)
     try:
-        question = QuizQuestion.objects.create_generated(data["skill"], seed, data["level"])
+        if seed is None:
+            question = QuizQuestion.objects.create_drawn(data["skill"], data["level"])
+        else:
+            question = QuizQuestion.objects.create_generated(data["skill"], seed, data["level"])
     except QuizError as error:  # pragma: no cover - the query serializer checks the same
         raise ValidationError(str(error)) from None
     return Response(QuestionSerializer(question.to_json()).data)

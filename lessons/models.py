@@ -9,14 +9,15 @@ from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import models, transaction
 from django.utils import timezone
 
+from . import prepared
 from .content import CONTENT_DIR, LessonFile, load_course
 from .mastery import Schedule, review
 from .quiz.grading import Verdict, grade
 from .quiz.question import Grading
-from .quiz.skills import generate
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -208,23 +209,36 @@ UNANSWERED_LIFETIME = timedelta(hours=24)
 answered); after that :meth:`QuizQuestionQuerySet.prune` forgets it. Answered questions are
 kept for good: they are the learner's progress."""
 
+PRUNE_SECONDS = 60
+"""The questions left unanswered are forgotten at most this often (so a question may stay
+a minute past :data:`UNANSWERED_LIFETIME`)."""
+
+PRUNE_KEY = "quiz:pruned"
+"""The cache's mark that questions were pruned within the last :data:`PRUNE_SECONDS`."""
+
 
 class QuizQuestionQuerySet(models.QuerySet["QuizQuestion"]):
     def create_generated(self, skill: str, seed: int, level: int) -> QuizQuestion:
-        """Generate the question of ``skill`` for ``seed`` and ``level`` and store it, first
-        forgetting the questions left unanswered too long (:meth:`prune`), so that serving
-        questions leaves no row behind for ever. Raises
-        :class:`~lessons.quiz.question.QuizError` for a bad skill, seed or level."""
-        question = generate(skill, seed, level)
-        self.prune()
-        return self.create(
-            skill=question.skill,
-            kind=question.kind,
-            level=question.level,
-            seed=question.seed,
-            payload=question.payload(),
-            grading=question.grading.to_json(),
-        )
+        """Store the question of ``skill`` for ``seed`` and ``level`` (made once and then
+        read from the cache, ``lessons.prepared``), first forgetting the questions left
+        unanswered too long (:meth:`prune_now_and_then`), so that serving questions leaves
+        no row behind for ever. Raises :class:`~lessons.quiz.question.QuizError` for a bad
+        skill, seed or level."""
+        fields = prepared.question_fields(skill, seed, level)
+        self.prune_now_and_then()
+        return self.create(**fields)
+
+    def create_drawn(self, skill: str, level: int) -> QuizQuestion:
+        """Store a question of ``skill`` at ``level`` with no seed asked for: one of the
+        skill's prepared questions when it is slow to make (``lessons.prepared.drawn``),
+        sending a worker to prepare more when the pool asks for it."""
+        fields, more = prepared.drawn(skill, level)
+        if more:
+            from . import tasks  # the tasks module imports this one
+
+            tasks.prepare_questions.apply_async(args=(skill, level), queue="bulk")
+        self.prune_now_and_then()
+        return self.create(**fields)
 
     def prune(self) -> int:
         """Delete the questions served more than :data:`UNANSWERED_LIFETIME` ago and never
@@ -232,6 +246,13 @@ class QuizQuestionQuerySet(models.QuerySet["QuizQuestion"]):
         cutoff = timezone.now() - UNANSWERED_LIFETIME
         deleted, _ = self.filter(answered_at__isnull=True, created__lt=cutoff).delete()
         return deleted
+
+    def prune_now_and_then(self) -> int:
+        """:meth:`prune`, at most once every :data:`PRUNE_SECONDS` across the site (one
+        ``DELETE`` a minute rather than one a question served)."""
+        if not cache.add(PRUNE_KEY, True, PRUNE_SECONDS):
+            return 0
+        return self.prune()
 
     def answered_by_user(self, user: User) -> QuizQuestionQuerySet:
         return self.filter(answered_by=user, answered_at__isnull=False)

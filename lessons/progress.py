@@ -64,16 +64,26 @@ def course_progress(request: HttpRequest, lessons: list[Lesson]) -> dict[str, tu
 
 def skill_mastery(user: Any) -> list[dict[str, Any]]:
     """For each quiz skill: its mastery level, answers right and answers in all."""
-    answers: dict[str, list[Answer]] = {}
-    rows = QuizQuestion.objects.answered_by_user(user).order_by("answered_at", "pk")
-    for skill, correct, level in rows.values_list("skill", "correct", "level"):
-        answers.setdefault(skill, []).append(Answer(bool(correct), level))
-    return [
-        {
-            "skill": skill,
-            "mastery": mastery(answers.get(slug, [])),
-            "right": sum(a.correct for a in answers.get(slug, [])),
-            "answered": len(answers.get(slug, [])),
-        }
-        for slug, skill in SKILLS.items()
-    ]
+    return skill_mastery_of([user])[user.pk]
+
+
+def skill_mastery_of(users: list[Any]) -> dict[int, list[dict[str, Any]]]:
+    """:func:`skill_mastery` of each of ``users``, by user id, in one query."""
+    answers: dict[int, dict[str, list[Answer]]] = {user.pk: {} for user in users}
+    rows = QuizQuestion.objects.filter(answered_by__in=users, answered_at__isnull=False)
+    for user_id, skill, correct, level in rows.order_by("answered_at", "pk").values_list(
+        "answered_by", "skill", "correct", "level"
+    ):
+        answers[user_id].setdefault(skill, []).append(Answer(bool(correct), level))
+    return {
+        user_id: [
+            {
+                "skill": skill,
+                "mastery": mastery(mine.get(slug, [])),
+                "right": sum(a.correct for a in mine.get(slug, [])),
+                "answered": len(mine.get(slug, [])),
+            }
+            for slug, skill in SKILLS.items()
+        ]
+        for user_id, mine in answers.items()
+    }

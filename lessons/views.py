@@ -1,4 +1,3 @@
-import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date, timedelta
@@ -34,7 +33,7 @@ from .progress import (
     solved_steps,
 )
 from .quiz.grading import AnswerError
-from .quiz.skills import LEVELS, MAX_SEED, SKILLS
+from .quiz.skills import LEVELS, SKILLS
 
 
 class DescribedRules(Protocol):
@@ -239,7 +238,7 @@ def practice_question(request: HttpRequest, skill: str) -> HttpResponse:
         )
     level = int(level_text)
     limit_person(request, "quiz", what="practice questions")
-    question = QuizQuestion.objects.create_generated(skill, secrets.randbelow(MAX_SEED + 1), level)
+    question = QuizQuestion.objects.create_drawn(skill, level)
     context = {"skill": SKILLS[skill], "level": level, "question": _question_view(question)}
     return render(request, "lessons/practice_question.html", context)
 

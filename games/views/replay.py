@@ -11,29 +11,25 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.template import TemplateDoesNotExist, TemplateSyntaxError
 from django.template.loader import get_template
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts.etags import etag, has_messages, not_modified, shell_parts, tagged, viewer_parts
 from accounts.http import HtmxRequest
 from accounts.limits import limit, samples_limit
 from analysis.models import AnalysisJob, params_key
 from analysis.solver.judgement import ACCURACY_K
 from analysis.solver.review import SOLVER_VERSION, ReviewParams
-from games.access import hand_for_viewer
+from games.access import HandAccess, hand_for_viewer
 from games.engine.cards import Seat
+from games.library import Jobs, analysis_jobs
 from games.models import Hand, HandComment
-from games.replay import (
-    Replay,
-    build_page,
-    build_summary,
-    page_url,
-    parse_params,
-    with_solver_moves,
-)
+from games.replay import Replay, build_page, build_summary, page_url, parse_params
+from games.replay_cache import replay_of, solver_moves
 from games.views.comments import comments_context
 
 TEMPLATE = "games/review/replay.html"
@@ -79,7 +75,7 @@ class Reviews:
 def _reviews(hand: Hand, asked: int | None = None) -> Reviews:
     """The hand's analyses (in one query), showing the finished review ``asked`` when it is
     one of the hand's, else the hand's own (as ``Hand.shown_job`` picks it)."""
-    jobs = list(hand.analysis_jobs.select_related("result"))
+    jobs = list(analysis_jobs(hand))
     done = [j for j in jobs if j.status == AnalysisJob.Status.DONE and j.result is not None]
     own = next((j for j in done if j.pk == hand.mistakes_job_id), done[0] if done else None)
     shown = next((j for j in done if j.pk == asked), own)
@@ -102,11 +98,55 @@ def _asked_review(request: HttpRequest, hand: Hand, notes: list[str]) -> Reviews
 
 
 def _replay(hand: Hand, reviews: Reviews) -> Replay:
-    """The hand replayable with the review shown and the double-dummy table stored with it."""
-    result = None if reviews.shown is None else reviews.shown.result
-    review = None if result is None else result.as_review()
-    dd = None if result is None else result.double_dummy()
-    return Replay(hand.record, review, dd, notes=hand.notes_from_file(), lines=hand.file_lines)
+    """The hand replayable with the review shown and the double-dummy table stored with it
+    (the tree kept for the next request of the same record, review and file data)."""
+    return replay_of(hand, Jobs(reviews.latest, reviews.shown))
+
+
+def _review_etag(
+    request: HtmxRequest,
+    access: HandAccess,
+    reviews: Reviews,
+    comments: list[HandComment],
+    whole: bool,
+) -> str:
+    """The ETag of the page (``whole``) or of its htmx fragment: the record, the review,
+    what the hand's file said (annotations, lines, players' names), the query, the viewer
+    and the comments; the whole page adds the hand's own fields, the analysis status and
+    the site's frame."""
+    hand = access.hand
+    parts: list[object] = [
+        "replay",
+        hand.pk,
+        hand.record_hash,
+        hand.seat,
+        hand.owner_id,
+        [access.is_owner, access.is_teacher, access.share_token],
+        Jobs(reviews.latest, reviews.shown).review_key,
+        [(job.pk, job.status) for job in [*reviews.done, reviews.current] if job is not None],
+        reviews.own.pk if reviews.own is not None else None,
+        [hand.file_notes, hand.file_lines],
+        [(seat.value, name) for seat, name in _names(hand).items()],
+        _owner_name(hand),
+        sorted(request.GET.lists()),
+        viewer_parts(request),
+        [(c.pk, c.edited, c.author.username) for c in comments],
+    ]
+    if whole:
+        latest = reviews.latest
+        status = None
+        if latest is not None:
+            status = [latest.pk, latest.status, latest.progress_done, latest.progress_total]
+            status.append(latest.error)
+        parts += [
+            hand.title,
+            hand.rules_preset,
+            hand.share_token,
+            hand.owner.username,
+            status,
+            shell_parts(request),
+        ]
+    return etag(*parts)
 
 
 def _names(hand: Hand) -> dict[Seat, str]:
@@ -151,7 +191,7 @@ def _share_export_template() -> str:
 
 
 @require_GET
-def hand_review(request: HtmxRequest, pk: int) -> HttpResponse:
+def hand_review(request: HtmxRequest, pk: int) -> HttpResponseBase:
     """The replay page at one step (``?step=N``), from one seat (``seat``), with everything
     visible or only that seat's cards (``view``), on the main line or a what-if (``line``)."""
     access = hand_for_viewer(request, pk)
@@ -166,12 +206,19 @@ def hand_review(request: HtmxRequest, pk: int) -> HttpResponse:
     if reviews.shown is not None and reviews.shown != reviews.own:
         # The viewer chose another review: every link of the page keeps it.
         params = replace(params, review=reviews.shown.pk)
+    whole = not request.htmx or request.htmx.history_restore_request
+    comments = list(HandComment.objects.on(hand)) if access.can_comment else []
+    tag = ""
+    if not params.auto and not (whole and has_messages(request)):
+        tag = _review_etag(request, access, reviews, comments, whole)
+        if (unchanged := not_modified(request, tag)) is not None:
+            return unchanged
     replay = _replay(hand, reviews)
     base = reverse("games:hand_review", args=[hand.pk])
 
     push_url = ""
     if params.auto:
-        params, message = with_solver_moves(replay, params)
+        params, message = solver_moves(replay, hand.record_hash, params)
         push_url = page_url(base, params, default_seat)
         if not request.htmx:
             if message:
@@ -179,7 +226,6 @@ def hand_review(request: HtmxRequest, pk: int) -> HttpResponse:
             return redirect(push_url)
         notes.append(message)
 
-    comments = list(HandComment.objects.on(hand)) if access.can_comment else []
     counts = Counter(comment.step for comment in comments)
     page = build_page(
         replay,
@@ -204,7 +250,7 @@ def hand_review(request: HtmxRequest, pk: int) -> HttpResponse:
         "solver_version": SOLVER_VERSION,
         **comments_context(access, page.step, [c for c in comments if c.step == page.step]),
     }
-    if request.htmx and not request.htmx.history_restore_request:
+    if not whole:
         context["oob"] = True
         response = render(request, f"{TEMPLATE}#replay", context)
     else:
@@ -230,6 +276,8 @@ def hand_review(request: HtmxRequest, pk: int) -> HttpResponse:
         response = render(request, TEMPLATE, context)
     if push_url:
         response["HX-Push-Url"] = push_url
+    if tag:
+        tagged(response, tag, vary=["HX-Request"])
     return response
 
 

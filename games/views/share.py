@@ -4,23 +4,44 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_POST
 
+from accounts.etags import not_modified, tagged
 from accounts.http import HtmxRequest, SignedInRequest
 from games.access import HandAccess, hand_for_viewer
 from games.exports import FORMATS as EXPORT_FORMATS
-from games.exports import Export, ExportUnavailable, export_hand, export_match, export_series
+from games.exports import (
+    Export,
+    ExportUnavailable,
+    export_hand,
+    export_match,
+    export_series,
+    hand_export_tag,
+    match_export_tag,
+)
 from games.links import hand_page_url
 from games.models import Hand, Match, MatchSeries
 from games.views.common import get_own_hand
 
 
-def hand_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
-    """A hand as a download; the share link's token works here too."""
+def hand_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponseBase:
+    """A hand as a download; the share link's token works here too. A client that holds
+    the same download already (``If-None-Match``) gets 304."""
     access = hand_for_viewer(request, pk)
+    tag = ""
+    if fmt in EXPORT_FORMATS:
+        user = request.user
+        tag = hand_export_tag(
+            access.hand,
+            fmt,
+            with_comments=access.can_comment,
+            user_id=user.pk if user.is_authenticated else None,
+        )
+        if (unchanged := not_modified(request, tag)) is not None:
+            return unchanged
     try:
         export = export_hand(access.hand, fmt, with_comments=access.can_comment)
     except ExportUnavailable as error:
@@ -29,36 +50,39 @@ def hand_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
             status=404 if fmt not in EXPORT_FORMATS else 409,
             content_type="text/plain; charset=utf-8",
         )
-    return _download(export)
+    return _download(export, tag)
 
 
 @login_required
-def match_export(request: SignedInRequest, pk: int) -> HttpResponse:
+def match_export(request: SignedInRequest, pk: int) -> HttpResponseBase:
     """A whole uploaded match as one EGN file, with the reviews' marks."""
     match = get_object_or_404(Match.objects.filter(owner=request.user), pk=pk)
+    tag = match_export_tag(match)
+    if (unchanged := not_modified(request, tag)) is not None:
+        return unchanged
     try:
         export = export_match(match)
     except ExportUnavailable as error:
         return HttpResponse(f"{error}\n", status=409, content_type="text/plain; charset=utf-8")
-    return _download(export)
+    return _download(export, tag)
 
 
 @login_required
-def series_export(request: SignedInRequest, pk: int) -> HttpResponse:
+def series_export(request: SignedInRequest, pk: int) -> HttpResponseBase:
     """A whole uploaded series (EMN) as one EMN file, each game with the reviews' marks."""
     series = get_object_or_404(MatchSeries.objects.filter(owner=request.user), pk=pk)
     try:
         export = export_series(series)
     except ExportUnavailable as error:
         return HttpResponse(f"{error}\n", status=409, content_type="text/plain; charset=utf-8")
-    return _download(export)
+    return _download(export, "")
 
 
-def _download(export: Export) -> HttpResponse:
+def _download(export: Export, tag: str) -> HttpResponseBase:
     response = HttpResponse(export.content, content_type=export.content_type)
     response["Content-Disposition"] = content_disposition_header(True, export.filename)
     response["X-Content-Type-Options"] = "nosniff"
-    return response
+    return tagged(response, tag) if tag else response
 
 
 def _share_response(request: HtmxRequest, hand: Hand) -> HttpResponse:

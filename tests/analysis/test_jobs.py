@@ -452,6 +452,45 @@ def test_a_failed_analysis_is_tried_again_on_request(
     assert job.status == "done"
 
 
+def test_many_records_asked_for_at_once_are_queued_or_answered_as_one_would_be(
+    owner: User,
+    fake_review: FakeReview,
+    sent: list[Sent],
+    django_capture_on_commit_callbacks: Commit,
+) -> None:
+    """``request_many`` (an upload): a new record is queued and sent once, one with a
+    stored review is done at once, one whose job failed starts again, one already queued
+    is left as it is."""
+    reviewed, failed, waiting = make_hand(owner, 1), make_hand(owner, 2), make_hand(owner, 3)
+    job_of(reviewed).run("worker@one")
+    stored = job_of(reviewed).result
+    AnalysisJob.objects.filter(pk=job_of(reviewed).pk).delete()  # the result stays
+    fake_review.error = ValueError("boom")
+    job_of(failed).run("worker@one")
+    sends = job_of(waiting).sends
+    fresh = parse_record(played_record(4)).canonical()
+    digest = "f" * 64
+    records = [(hand.record, hand.record_hash) for hand in (reviewed, failed, waiting)]
+    with django_capture_on_commit_callbacks(execute=True):
+        AnalysisJob.objects.request_many([*records, (fresh, digest)], queue="bulk")
+    new = AnalysisJob.objects.get(record_hash=digest)
+    assert (new.status, new.queue, new.sends, new.params) == (
+        "queued",
+        "bulk",
+        1,
+        ReviewParams().to_json(),
+    )
+    assert new.deadline is not None and new.solver_version == SOLVER_VERSION
+    answered = job_of(reviewed)
+    assert (answered.status, answered.from_cache, answered.result) == ("done", True, stored)
+    assert (answered.progress_done, answered.progress_total) == (4, 4)
+    assert (job_of(failed).status, job_of(failed).error) == ("queued", "")
+    assert job_of(waiting).sends == sends
+    assert sorted(sent, key=lambda m: m.job_id) == sorted(
+        [Sent(new.pk, "bulk"), Sent(job_of(failed).pk, "bulk")], key=lambda m: m.job_id
+    )
+
+
 def test_the_task_is_acked_late_given_back_on_worker_loss_and_time_limited(
     settings: Any,
 ) -> None:

@@ -9,6 +9,7 @@ import pytest
 from analysis.solver.hindsight import double_dummy
 from analysis.solver.judgement import decision_accuracy
 from analysis.solver.review import Review, ReviewParams, review_hand
+from games import replay as replay_module
 from games.engine.cards import Seat
 from games.engine.game import Game
 from games.engine.hand import Discard, Play
@@ -206,6 +207,37 @@ def test_a_side_line_follows_the_engine_and_offers_the_next_choices(replay: Repl
     assert shown.side.back_url == f"{BASE}?step={step}"
     assert shown.side.choices and all(f"line={best}." in url for _, url in shown.side.choices)
     assert shown.step == step + 1
+
+
+def test_a_kept_replay_forgets_its_side_lines_past_the_bound(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A replay kept between requests grows a node for each what-if position asked for; past
+    ``MAX_SIDE_NODES`` it drops them all, and the main line and new lines still work."""
+    monkeypatch.setattr(replay_module, "MAX_SIDE_NODES", 30)
+    kept = Replay(record(), Review.from_json(review()))
+    main = [node.state for node in kept.mainline]
+    rng = random.Random(5)
+    for _ in range(40):
+        step = rng.randrange(kept.total)
+        node, line = kept.mainline[step], []
+        for _ in range(3):
+            options = [a for a in node.state.legal_actions() if not node.state.is_terminal]
+            if not options:
+                break
+            line.append(action_token(rng.choice(options)))
+            node, _, error = kept.branch(*kept.normalise(step, tuple(line)))
+            assert error == ""
+        assert kept.side_nodes <= 30 + 3
+    counted = sum(
+        len(node.children) - (1 if at < kept.total else 0) for at, node in enumerate(kept.mainline)
+    )
+    assert 0 < counted <= kept.side_nodes
+    kept.forget_side_lines()
+    assert kept.side_nodes == 0
+    assert all(len(node.children) == 1 for node in kept.mainline[:-1])
+    assert not kept.mainline[-1].children
+    assert [node.state for node in kept.mainline] == main
 
 
 def test_a_side_line_in_the_seat_view_keeps_the_next_seats_cards_hidden(replay: Replay) -> None:

@@ -116,3 +116,34 @@ def hand_seat(hand: Hand) -> Any:
     from games.engine.cards import Seat
 
     return Seat(hand.seat)
+
+
+def test_the_kept_tree_of_a_record_does_not_carry_one_hands_notes_to_another(
+    client: Client, owner: User, classmate: User, sent: Any
+) -> None:
+    """The replay cache is keyed by the hand's file data too: the same record with and
+    without the file's notes shows each hand its own."""
+    from games.replay_cache import forget_replays
+
+    forget_replays()
+    annotated = vwec(owner)[1]
+    bare = Hand.objects.create_from_record(classmate, annotated.record)[0]
+    assert annotated.record_hash == bare.record_hash and not bare.file_notes
+    step = min(steps_of_notes(parse_record(annotated.record), annotated.notes_from_file()))
+    client.force_login(owner)
+    assert (
+        "Pretty ambitious next call."
+        in client.get(review_url(annotated, step=str(step))).content.decode()
+    )
+    client.force_login(classmate)
+    page = client.get(review_url(bare, step=str(step)))
+    assert "Pretty ambitious next call." not in page.content.decode()
+    # A note added later (an annotated copy uploaded again) changes the page and its tag.
+    added = EgnAnnotation("call", 0, "[!]", "A note added later.")
+    (at,) = steps_of_notes(parse_record(bare.record), [added])
+    url = review_url(bare, step=str(at))
+    tag = client.get(url)["ETag"]
+    assert client.get(url, HTTP_IF_NONE_MATCH=tag).status_code == 304
+    bare.add_file_data([added])
+    again = client.get(url, HTTP_IF_NONE_MATCH=tag)
+    assert again.status_code == 200 and "A note added later." in again.content.decode()

@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 import pytest
+from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
@@ -17,6 +18,7 @@ from games.engine.cards import Seat
 from games.engine.record import parse_record
 from games.engine.rules import PRESETS
 from games.models import GamePlay, Hand
+from games.replay_cache import forget_replays
 from tests.conftest import SPEC_RECORD, Sent
 
 from .conftest import play_to_end_of_hand
@@ -402,6 +404,9 @@ def deals(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
 
     monkeypatch.setattr(HandState, "__init__", counting_build)
     monkeypatch.setattr(Solver, "__init__", counting_make)
+    # Each test counts from a process that has kept no tree and no solver move.
+    forget_replays()
+    cache.clear()
     return counts
 
 
@@ -438,16 +443,87 @@ def test_a_replay_page_deals_the_hand_once(
     assert deals["states"] == 2
 
 
-@pytest.mark.parametrize("query", [{}, {"step": "14"}, {"step": "500"}, {"view": "seat"}])
+@pytest.mark.parametrize(
+    ("query", "htmx"),
+    [
+        ({}, False),
+        ({"step": "14"}, False),
+        ({"step": "500"}, False),
+        ({"view": "seat"}, False),
+        ({"step": "14"}, True),
+        ({"step": "14", "view": "seat", "seat": "E"}, True),
+        ({"step": str(marked_step("blunder")), "line": "what-if"}, False),
+        ({"step": str(marked_step("blunder")), "line": "what-if"}, True),
+    ],
+)
 def test_a_replay_page_runs_no_solver(
-    client: Client, owner: User, reviewed: Hand, deals: dict[str, int], query: dict[str, str]
+    client: Client,
+    owner: User,
+    reviewed: Hand,
+    deals: dict[str, int],
+    query: dict[str, str],
+    htmx: bool,
 ) -> None:
-    """The double-dummy table is the one stored with the review, never searched for."""
+    """The double-dummy table is the one stored with the review, never searched for; a
+    step and a what-if line the viewer plays themselves are only looked up in the tree."""
+    if query.get("line") == "what-if":
+        step = int(query["step"])
+        query = {**query, "line": review()["decisions"][step]["foresight"]["best"]}
     login(client, owner)
-    deals.update(solvers=0)
-    response = client.get(url(reviewed, **query))
+    response = client.get(url(reviewed, **query), headers={"HX-Request": "true"} if htmx else {})
     assert response.status_code == 200
-    assert "Double-dummy table" in response.content.decode()
+    if not htmx:
+        assert "Double-dummy table" in response.content.decode()
+    assert deals["solvers"] == 0
+
+
+def test_the_next_step_deals_nothing_again(
+    client: Client, owner: User, reviewed: Hand, deals: dict[str, int]
+) -> None:
+    """The tree of positions is kept between requests: the steps after the first read it."""
+    login(client, owner)
+    htmx = {"HX-Request": "true"}
+    assert client.get(url(reviewed, step="3"), headers=htmx).status_code == 200
+    assert deals["states"] == 2
+    for step in ("4", "5", "25"):
+        assert client.get(url(reviewed, step=step), headers=htmx).status_code == 200
+    assert client.get(url(reviewed, step="6")).status_code == 200
+    assert deals["states"] == 2
+
+
+def test_a_new_review_makes_a_new_tree(
+    client: Client, owner: User, hand: Hand, deals: dict[str, int]
+) -> None:
+    """Before the review the page has no marks; once it is done the kept tree is not the
+    one read."""
+    login(client, owner)
+    step = marked_step("blunder")
+    assert "move--blunder" not in client.get(url(hand, step=str(step))).content.decode()
+    finish(hand)
+    assert "move--blunder" in client.get(url(hand, step=str(step))).content.decode()
+
+
+def test_the_solver_plays_a_what_if_line_once_for_everyone(
+    client: Client,
+    owner: User,
+    teacher: User,
+    classroom: object,
+    reviewed: Hand,
+    deals: dict[str, int],
+) -> None:
+    """The solver's moves of a line are searched once, kept in the cache and read by the
+    next viewer who asks for the same line."""
+    step = marked_step("blunder")
+    best = review()["decisions"][step]["foresight"]["best"]
+    query = {"step": str(step), "line": best, "auto": "all"}
+    first = login(client, owner).get(url(reviewed, **query))
+    assert first.status_code == 302
+    assert deals["solvers"] > 0
+    deals.update(solvers=0)
+    again = login(Client(), teacher).get(url(reviewed, **query))
+    assert again.status_code == 302 and again["Location"] == first["Location"]
+    htmx = client.get(url(reviewed, **query), headers={"HX-Request": "true"})
+    assert htmx["HX-Push-Url"] == first["Location"]
     assert deals["solvers"] == 0
 
 

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.db import IntegrityError
 
 from accounts.models import User
 from games import models, uploads
@@ -51,3 +52,27 @@ def test_a_stored_hand_may_come_as_a_record_object_or_a_hand_record(
     hand, created = Hand.objects.create_from_record(owner, data)
     again, created_again = Hand.objects.create_from_record(owner, parse_record(data))
     assert (created, created_again, again.pk) == (True, False, hand.pk)
+
+
+def test_an_upload_that_meets_the_same_hands_stored_at_once_stores_them_one_by_one(
+    owner: User, sent: list[Sent], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """When another request stores some of the same hands between this upload's read and
+    its insert, the insert fails and the hands go in one at a time, each once."""
+    records = [played_record(6), played_record(7), played_record(6)]
+    upload = parse_upload(json.dumps(records))
+    Hand.objects.create_from_record(owner, records[0])  # the other request's, committed
+
+    def raced(*args: Any) -> Any:
+        raise IntegrityError("UNIQUE constraint failed: hand_one_copy_per_owner")
+
+    monkeypatch.setattr(models.HandQuerySet, "_store_together", raced)
+    result = Hand.objects.store_upload(owner, upload, title="Friday")
+    assert (result.created, result.existing) == (1, 2)
+    assert [hand.record_hash for hand in result.hands] == [
+        models.record_hash(parse_record(r).canonical()) for r in records
+    ]
+    assert result.match is not None and [h.title for h in result.match.hands.all()] == [
+        "Friday, hand 2"
+    ]
+    assert Hand.objects.filter(owner=owner).count() == 2

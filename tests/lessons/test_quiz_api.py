@@ -6,6 +6,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.core.cache import cache
 from django.test import Client
 from django.urls import include, path
 from django.utils import timezone
@@ -14,7 +15,13 @@ from drf_spectacular.generators import SchemaGenerator
 
 from accounts.models import User
 from euchre_site import api_urls
-from lessons.models import UNANSWERED_LIFETIME, AlreadyAnswered, QuizQuestion, SkillProgress
+from lessons.models import (
+    PRUNE_KEY,
+    UNANSWERED_LIFETIME,
+    AlreadyAnswered,
+    QuizQuestion,
+    SkillProgress,
+)
 from lessons.quiz.skills import SKILLS, generate
 
 QUESTION_FIELDS = {"id", "skill", "kind", "level", "prompt", "position", "choices", "multiple"}
@@ -160,12 +167,19 @@ def test_an_unknown_question_gets_404(db: None) -> None:
 
 
 def test_a_question_left_unanswered_for_a_day_is_forgotten(db: None) -> None:
+    cache.delete(PRUNE_KEY)
     client = Client()
     old = fetch(client, skill="leader", seed=3)
     answered = fetch(client, skill="leader", seed=4)
     assert answer(client, answered["id"], right_answer(answered)).status_code == 200
     day_ago = timezone.now() - UNANSWERED_LIFETIME - timedelta(minutes=1)
     QuizQuestion.objects.update(created=day_ago)
+    # Pruning runs at most once a minute: within it, the old question is still there...
+    fetch(client, skill="leader", seed=5)
+    assert QuizQuestion.objects.filter(public_id=old["id"]).exists()
+    # ...and the next question served once the minute is over forgets it.
+    cache.delete(PRUNE_KEY)
+    QuizQuestion.objects.filter(seed=5).delete()
     fresh = fetch(client, skill="leader", seed=3)
     assert fresh["id"] != old["id"]
     assert set(QuizQuestion.objects.values_list("public_id", flat=True)) == {

@@ -115,10 +115,15 @@ def test_a_signed_in_users_pages_are_never_stored(owner: User) -> None:
     for url in (
         reverse("lessons:index"),
         reverse("games:my_hands"),
-        reverse("games:hand_review", args=[hand.pk]),
         reverse("accounts:settings"),
     ):
         assert cache_control(client.get(url)) == {"private", "no-store"}, url
+    # The replay and the exports give an ETag: kept by the browser alone, asked for again.
+    for url in (
+        reverse("games:hand_review", args=[hand.pk]),
+        reverse("games:hand_export", args=[hand.pk, "json"]),
+    ):
+        assert cache_control(client.get(url)) == {"private", "no-cache"}, url
 
 
 @pytest.mark.django_db

@@ -2,9 +2,10 @@
 
 Run from the repository root (PostgreSQL and Redis running on this machine):
 
-    .venv/bin/python benchmarks/load.py                      # the issue's run: about 35 minutes
+    .venv/bin/python benchmarks/load.py                      # the issue's run: 40 min or more
     .venv/bin/python benchmarks/load.py --warmup 2 --duration 10 --users 10 --hands 40
     .venv/bin/python benchmarks/load.py --scenarios replay-step,quiz --json var/load.json
+    .venv/bin/python benchmarks/load.py --hands 100 --skip-load --profile 50
 
 What it does, all on 127.0.0.1 and all undone at the end (on Ctrl-C or a failure too):
 
@@ -30,8 +31,10 @@ What it does, all on 127.0.0.1 and all undone at the end (on Ctrl-C or a failure
    Last, apart, the upload of one new hand a second (``--upload-rate``) by one person;
 5. prints p50, p95, p99 and the slowest request, requests a second and errors for each page
    and load, beside the issue's targets, and the CPU used by the load generator, the web
-   server, the worker, PostgreSQL's connections to the benchmark's database and the whole
-   machine (percent of one core; the machine has ``os.cpu_count()`` cores).
+   server, the worker, PostgreSQL's connections to the benchmark's database, the rest of
+   the machine and the whole machine (percent of one core);
+6. with ``--profile N``, asks for each page N more times in this process (Django's test
+   client, the same settings, cProfile) and prints where the time goes.
 
 Every response is checked: its status, and a mark of the right content (a full page has
 ``<html``, an htmx fragment has not; the replay fragment is ``#replay``; My hands lists 25
@@ -39,7 +42,7 @@ hands; a quiz answer is marked; a play action leaves no error). A wrong status, 
 content, a timeout (30 s) or a refused connection counts as an error.
 
 The load generator is an asyncio client (aiohttp) in this process; see the README's
-*Performance* section for why not locust.
+*Performance under load* for why not locust.
 """
 
 from __future__ import annotations
@@ -336,9 +339,9 @@ def start_service(name: str, argv: list[str], env: dict[str, str], logs: Path) -
 
 
 @contextlib.contextmanager
-def own_database(postgres: str) -> Iterator[str]:
-    """A PostgreSQL database of the benchmark's own on the server of ``postgres``, dropped
-    afterwards; yields its URL."""
+def own_database(postgres: str, name: str) -> Iterator[str]:
+    """The PostgreSQL database ``name``, the benchmark's own, on the server of ``postgres``:
+    made afresh, and dropped afterwards; yields its URL."""
     import dj_database_url
     import psycopg
 
@@ -350,18 +353,18 @@ def own_database(postgres: str) -> Iterator[str]:
         "port": server["PORT"] or None,
     }
     with psycopg.connect(dbname="postgres", autocommit=True, **connect) as admin:
-        admin.execute(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
-        admin.execute(f"CREATE DATABASE {DATABASE}")
+        admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        admin.execute(f"CREATE DATABASE {name}")
     base = postgres.rstrip("/").rsplit("/", 1)[0] if server["NAME"] else postgres.rstrip("/")
     try:
-        yield f"{base}/{DATABASE}"
+        yield f"{base}/{name}"
     finally:
         with contextlib.suppress(Exception):
             from django.db import connections
 
             connections.close_all()
         with psycopg.connect(dbname="postgres", autocommit=True, **connect) as admin:
-            admin.execute(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
+            admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
 @contextlib.contextmanager
@@ -379,12 +382,12 @@ def own_redis(url: str) -> Iterator[None]:
         client.close()
 
 
-def database_backends(admin: Any) -> dict[int, float]:
+def database_backends(admin: Any, name: str) -> dict[int, float]:
     """CPU seconds of each PostgreSQL connection to the benchmark's database, found through
     ``admin``, a connection of psycopg's own (the ORM's may not be used inside asyncio)."""
     rows = admin.execute(
         "SELECT pid FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
-        [DATABASE],
+        [name],
     ).fetchall()
     return {pid: process_seconds(pid) for (pid,) in rows}
 
@@ -399,6 +402,7 @@ class CpuMeter:
 
     services: dict[str, Service]
     admin: Any = None
+    database: str = DATABASE
     start: dict[str, float] = field(default_factory=dict)
     database_start: dict[int, float] = field(default_factory=dict)
     wall: float = 0.0
@@ -413,7 +417,7 @@ class CpuMeter:
         if self.admin is None:
             return {}
         try:
-            return database_backends(self.admin)
+            return database_backends(self.admin, self.database)
         except Exception:  # the figure is a help, never a reason to stop the run
             return {}
 
@@ -788,8 +792,10 @@ class Client:
         check: Check | None = None,
         detail: str = "",
         record: bool = True,
+        location: re.Pattern[str] | None = None,
     ) -> tuple[str | None, dict[str, str]]:
-        """The body (``None`` when the answer was wrong) and the headers of one request."""
+        """The body (``None`` when the answer was wrong) and the headers of one request;
+        a redirection must lead to a path that ``location`` matches, when given."""
         import aiohttp
 
         started = self.clock()
@@ -811,6 +817,9 @@ class Client:
                     error = f"status {response.status}"
                     if response.status == 302:
                         error += f" to {response.headers.get('Location', '')}"
+                elif location is not None:
+                    to = response.headers.get("Location", "")
+                    error = "" if location.fullmatch(to) else f"redirected to {to!r}"
                 elif check is not None:
                     error = check(body)
         except TimeoutError:
@@ -959,8 +968,9 @@ class Table:
 async def play(client: Client, person: Person, rng: random.Random, pause: Pause) -> None:
     """A game against the computer: the page at the player's turn, one of the actions it
     offers, then the computer's moves (as the page asks for them) until the player's turn
-    comes back. A game is left while the player still holds three cards, so no hand ends
-    (an ended hand would queue a review, and the worker is to stay idle)."""
+    comes back. Each request plays at most one card, and none is sent once the player is
+    down to two cards, so no hand ends (an ended hand would queue a review, and the worker
+    is to stay idle)."""
     table_marks = ('id="table"',)
     refuse = ("message--error",)
     while person.games:
@@ -1078,10 +1088,9 @@ async def run_load(
 
     def pauser(rng: random.Random) -> Pause:
         async def pause() -> None:
-            if paced:
-                await asyncio.sleep(rng.uniform(*WAIT_SECONDS))
-            else:
-                await asyncio.sleep(0)
+            wait = rng.uniform(*WAIT_SECONDS) if paced else 0.0
+            # Never past the window's end: a person still waiting then has nothing to add.
+            await asyncio.sleep(max(0.0, min(wait, window[1] - client.clock())))
             if client.clock() >= window[1]:
                 raise Stopped
 
@@ -1125,6 +1134,10 @@ async def run_load(
     )
 
 
+NEW_HAND_PAGE = re.compile(r"/hands/\d+/")
+"""Where the upload of one hand leads: its replay page."""
+
+
 async def run_uploads(
     client: Client,
     person: Person,
@@ -1151,17 +1164,15 @@ async def run_uploads(
             [("text", text), ("seat", "S"), ("title", ""), ("csrfmiddlewaretoken", person.csrf)],
             default_to_multipart=True,
         )
-        _, headers = await client.request(
-            person, UPLOAD, "POST", "/hands/upload/", data=form, status=302
+        await client.request(
+            person,
+            UPLOAD,
+            "POST",
+            "/hands/upload/",
+            data=form,
+            status=302,
+            location=NEW_HAND_PAGE,
         )
-        location = headers.get("Location", "")
-        if headers and not re.fullmatch(r"/hands/\d+/(\?.*)?", location):
-            client.samples[-1] = Sample(
-                UPLOAD,
-                client.samples[-1].started,
-                client.samples[-1].seconds,
-                f"redirected to {location!r}",
-            )
 
     tasks = []
     meter_task = None
@@ -1468,6 +1479,14 @@ def report(runs: Sequence[Run], options: argparse.Namespace) -> str:
 # -- main ----------------------------------------------------------------------------------
 
 
+def default_postgres() -> str:
+    """DATABASE_URL when it names a PostgreSQL server, else the one on this machine."""
+    configured = os.environ.get("DATABASE_URL", "")
+    if configured.startswith(("postgres://", "postgresql://")):
+        return configured
+    return "postgres://postgres@127.0.0.1:5432/postgres"
+
+
 def parse_options(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
 
@@ -1545,8 +1564,13 @@ def parse_options(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument(
         "--postgres",
-        default=os.environ.get("DATABASE_URL") or "postgres://postgres@127.0.0.1:5432/postgres",
-        help=f"the PostgreSQL server, as a URL; the benchmark makes and drops {DATABASE} there",
+        default=default_postgres(),
+        help="the PostgreSQL server, as a URL (default: DATABASE_URL's server, else the local one)",
+    )
+    parser.add_argument(
+        "--database",
+        default=DATABASE,
+        help=f"the benchmark's own database there, made and dropped (default {DATABASE})",
     )
     parser.add_argument(
         "--redis",
@@ -1574,6 +1598,14 @@ def parse_options(argv: list[str] | None = None) -> argparse.Namespace:
         parser.error(f"--hands must be at least {HANDS_PER_PAGE} (one page of My hands)")
     if not 1 <= options.port <= 65535:
         parser.error(f"--port takes a port number, not {options.port}")
+    if not re.fullmatch(r"[a-z_][a-z0-9_]{0,62}", options.database):
+        parser.error(f"--database takes a plain name (a-z, 0-9, _), not {options.database!r}")
+    configured = options.postgres.rstrip("/").rsplit("/", 1)[-1]
+    if options.database in {configured, "postgres", "template0", "template1"}:
+        parser.error(
+            f"--database {options.database}: the benchmark drops its database at the end; "
+            "name one of its own, not the server's or the site's"
+        )
     if options.skip_load and not options.profile:
         parser.error("--skip-load goes with --profile N")
     if options.profile < 0:
@@ -1600,7 +1632,10 @@ def main(argv: list[str] | None = None) -> None:
     services: dict[str, Service] = {}
     data_dir = Path(tempfile.mkdtemp(prefix="euchre_load_"))
     try:
-        with own_database(options.postgres) as database_url, own_redis(options.redis):
+        with (
+            own_database(options.postgres, options.database) as database_url,
+            own_redis(options.redis),
+        ):
             env = {
                 **os.environ,
                 "PYTHONPATH": os.pathsep.join(
@@ -1623,7 +1658,10 @@ def main(argv: list[str] | None = None) -> None:
             django.setup()
             from django.core.management import call_command
 
-            say(f"Database {DATABASE}: migrating, loading the course, collecting the static files")
+            say(
+                f"Database {options.database}: migrating, loading the course, "
+                "collecting the static files"
+            )
             call_command("migrate", verbosity=0, interactive=False)
             call_command("load_content", stdout=io.StringIO())
             call_command("collectstatic", verbosity=0, interactive=False)
@@ -1697,7 +1735,7 @@ def main(argv: list[str] | None = None) -> None:
 
             with psycopg.connect(database_url, autocommit=True) as admin:
                 parts = {name: services[name] for name in ("web server", "worker")}
-                meter = CpuMeter(parts, admin)
+                meter = CpuMeter(parts, admin, options.database)
                 runs = (
                     [] if options.skip_load else asyncio.run(benchmark(options, seeded, meter, say))
                 )

@@ -1628,6 +1628,8 @@ def main(argv: list[str] | None = None) -> None:
 
     signal.signal(signal.SIGTERM, interrupt)
     signal.signal(signal.SIGHUP, interrupt)
+    # Started in the background by a shell, a process ignores SIGINT; this one always stops.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
     services: dict[str, Service] = {}
     data_dir = Path(tempfile.mkdtemp(prefix="euchre_load_"))

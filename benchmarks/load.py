@@ -382,60 +382,60 @@ def own_redis(url: str) -> Iterator[None]:
         client.close()
 
 
-def database_backends(admin: Any, name: str) -> dict[int, float]:
-    """CPU seconds of each PostgreSQL connection to the benchmark's database, found through
-    ``admin``, a connection of psycopg's own (the ORM's may not be used inside asyncio)."""
-    rows = admin.execute(
-        "SELECT pid FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
-        [name],
-    ).fetchall()
-    return {pid: process_seconds(pid) for (pid,) in rows}
+def server_seconds(pid: int) -> float:
+    """CPU seconds of a server process and of every child it has had: its own time, the time
+    of the children it reaped (``cutime``, ``cstime``) and that of those still running."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return math.nan
+    reaped = sum(int(value) for value in fields[11:15]) / TICKS
+    return reaped + sum(process_seconds(child) for child in descendants(pid) if child != pid)
+
+
+def postmaster_pid(admin: Any) -> int | None:
+    """The PostgreSQL server's main process: the parent of ``admin``'s backend, when this
+    machine runs it."""
+    (backend,) = admin.execute("SELECT pg_backend_pid()").fetchone()
+    try:
+        return int(Path(f"/proc/{backend}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 OTHERS = "others"
+POSTGRESQL = "PostgreSQL"
 
 
 @dataclass
 class CpuMeter:
-    """CPU used by each part during a window, as percent of one core; ``others`` is what
-    the rest of the machine used (other people's work on a shared machine)."""
+    """CPU used by each part during a window, as percent of one core. ``PostgreSQL`` is the
+    whole server, every database on it (each request of the site has a connection, and so a
+    server process, of its own that ends with it); ``others`` is the rest of the machine
+    (other people's work on a shared machine)."""
 
     services: dict[str, Service]
-    admin: Any = None
-    database: str = DATABASE
+    postmaster: int | None = None
     start: dict[str, float] = field(default_factory=dict)
-    database_start: dict[int, float] = field(default_factory=dict)
     wall: float = 0.0
 
     def _now(self) -> dict[str, float]:
         now = {"load generator": time.process_time(), "machine": machine_busy_seconds()}
         for name, service in self.services.items():
             now[name] = sum(process_seconds(pid) for pid in descendants(service.process.pid))
+        now[POSTGRESQL] = math.nan if self.postmaster is None else server_seconds(self.postmaster)
         return now
-
-    def _backends(self) -> dict[int, float]:
-        if self.admin is None:
-            return {}
-        try:
-            return database_backends(self.admin, self.database)
-        except Exception:  # the figure is a help, never a reason to stop the run
-            return {}
 
     def begin(self) -> None:
         self.start = self._now()
-        self.database_start = self._backends()
         self.wall = time.monotonic()
 
     def end(self) -> dict[str, float]:
         now = self._now()
-        database = self._backends()
         seconds = time.monotonic() - self.wall
         used = {name: now[name] - self.start[name] for name in now}
-        used["database"] = sum(
-            value - self.database_start.get(pid, 0.0) for pid, value in database.items()
-        )
         used[OTHERS] = used["machine"] - sum(
-            value for name, value in used.items() if name != "machine"
+            value for name, value in used.items() if name != "machine" and not math.isnan(value)
         )
         return {name: round(100 * value / seconds, 1) for name, value in used.items()}
 
@@ -545,6 +545,7 @@ def wait_for_reviews(services: dict[str, Service], say: Callable[[str], None]) -
 def seed(
     options: argparse.Namespace, services: dict[str, Service], say: Callable[[str], None]
 ) -> Seeded:
+    """The accounts, their reviewed hands and paused games, and the hands to upload."""
     from django.contrib.auth.hashers import make_password
     from django.db import transaction
 
@@ -1324,11 +1325,16 @@ def profile_pages(seeded: Seeded, scenarios: Sequence[str], count: int) -> str:
     def play_page() -> Any:
         return browser.get(f"/play/{rng.choice(games).pk}/")
 
+    tables: list[tuple[int, Table]] = []
+
+    def prepare_actions() -> None:
+        for game in games[: count + 1]:
+            tables.append((game.pk, Table.read(browser.get(f"/play/{game.pk}/").content.decode())))
+
     def play_action() -> Any:
-        game = games.pop()
-        table = Table.read(browser.get(f"/play/{game.pk}/").content.decode())
+        pk, table = tables.pop()
         form = {"action": table.actions[0], "hand_number": table.hand_number, "step": table.step}
-        return browser.post(f"/play/{game.pk}/act/", form, **htmx)
+        return browser.post(f"/play/{pk}/act/", form, **htmx)
 
     def my_hands() -> Any:
         pages = max(1, math.ceil(len(hands) / HANDS_PER_PAGE))
@@ -1341,7 +1347,7 @@ def profile_pages(seeded: Seeded, scenarios: Sequence[str], count: int) -> str:
         QUIZ_QUESTION: (quiz_question, None),
         QUIZ_ANSWER: (quiz_answer, prepare_answers),
         PLAY_PAGE: (play_page, None),
-        PLAY_ACTION: (play_action, None),
+        PLAY_ACTION: (play_action, prepare_actions),
         MY_HANDS: (my_hands, None),
     }
     wanted = [page for scenario in scenarios for page in SCENARIOS[scenario] if page in pages]
@@ -1405,7 +1411,7 @@ def hot_spots(stats: Any, count: int, own: int = 14, inner: int = 8) -> list[str
 
 # -- the report ----------------------------------------------------------------------------
 
-CPU_PARTS = ("load generator", "web server", "worker", "database", OTHERS, "machine")
+CPU_PARTS = ("load generator", "web server", "worker", POSTGRESQL, OTHERS, "machine")
 
 
 def report(runs: Sequence[Run], options: argparse.Namespace) -> str:
@@ -1737,7 +1743,7 @@ def main(argv: list[str] | None = None) -> None:
 
             with psycopg.connect(database_url, autocommit=True) as admin:
                 parts = {name: services[name] for name in ("web server", "worker")}
-                meter = CpuMeter(parts, admin, options.database)
+                meter = CpuMeter(parts, postmaster_pid(admin))
                 runs = (
                     [] if options.skip_load else asyncio.run(benchmark(options, seeded, meter, say))
                 )

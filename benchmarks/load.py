@@ -1200,7 +1200,9 @@ async def benchmark(
     import aiohttp
 
     base = f"http://127.0.0.1:{options.port}"
-    connector = aiohttp.TCPConnector(limit=0, force_close=False)
+    # Idle connections are dropped before uvicorn's keep-alive (5 s) drops them, as a proxy
+    # in front should: otherwise one is now and then reused just as the server closes it.
+    connector = aiohttp.TCPConnector(limit=0, keepalive_timeout=4)
     timeout = aiohttp.ClientTimeout(total=REQUEST_TIMEOUT_SECONDS)
     runs: list[Run] = []
     async with aiohttp.ClientSession(

@@ -284,12 +284,18 @@ TEMPLATES = [
 # How long an SQLite connection waits for another's write to end before it gives up.
 SQLITE_TIMEOUT_SECONDS = 20
 
+# Each request closes its connection as it ends (CONN_MAX_AGE 0). Under ASGI (uvicorn, the
+# production server) every request runs in a context of its own with a connection of its
+# own, so connections kept open for reuse are never reused and pile up instead: with them,
+# 5 clients of benchmarks/load.py held 96 connections to PostgreSQL within 15 s, and 100
+# people brought the server to its limit of 100, after which it refused every connection
+# ("too many clients already"); without them, 13 at most. Django's documentation says to
+# disable persistent connections under ASGI.
 DATABASES = {
     "default": dj_database_url.config(
         env="DATABASE_URL",
         default=f"sqlite:///{DATA_DIR / 'db.sqlite3'}",
-        conn_max_age=60,
-        conn_health_checks=True,
+        conn_max_age=0,
     ),
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":

@@ -16,7 +16,8 @@ from accounts.models import User
 from analysis.models import AnalysisJob
 from games.models import Hand
 from tests.conftest import PASSWORD
-from tests.games.replay_hands import record, review
+from tests.games.replay_hands import default_review as review
+from tests.games.replay_hands import record
 from tests.integration.conftest import StartWorker, start_worker  # noqa: F401 (a fixture)
 
 pytestmark = [pytest.mark.browser, pytest.mark.services, pytest.mark.django_db(transaction=True)]

@@ -29,3 +29,16 @@ def review() -> dict[str, Any]:
     import copy
 
     return copy.deepcopy(_review())
+
+
+@cache
+def _default_review() -> dict[str, Any]:
+    return review_hand(parse_record(played_record(SEED)), ReviewParams()).to_json()
+
+
+def default_review() -> dict[str, Any]:
+    """The review a worker makes of the hand with the site's default parameters (computed
+    once per test run)."""
+    import copy
+
+    return copy.deepcopy(_default_review())

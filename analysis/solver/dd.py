@@ -23,6 +23,7 @@ indices (:mod:`.tables`) and are translated once, at the door.
 from __future__ import annotations
 
 import types
+from collections.abc import Callable
 from typing import Final, NamedTuple, final
 
 from .tables import NO_TRUMP, tables_for
@@ -417,8 +418,11 @@ class _Search:
     top_run: list[int]
     above: list[int]
     count: list[int]
-    strength: list[int]
-    bit_strength: dict[int, int]
+    strength_key: Callable[[int], int]
+    """The engine's strength of a card, by bit number: the order of the moves."""
+    bit_key: Callable[[int], int]
+    """The same by the card's bit."""
+    history_key: Callable[[int], int]
     key_table: dict[int, int]
 
     def __init__(self, layout: _Layout, seating: _Seating) -> None:
@@ -444,8 +448,11 @@ class _Search:
         self.top_run = suit_tables.top_run
         self.above = suit_tables.above
         self.count = suit_tables.count
-        self.strength = layout.strength
-        self.bit_strength = layout.bit_strength
+        # Sort keys made once: a bound method made anew for every sort costs more than the
+        # sort, compiled.
+        self.strength_key = layout.strength.__getitem__
+        self.bit_key = layout.bit_strength.__getitem__
+        self.history_key = self.history.__getitem__
         self.key_table = {} if _NATIVE else _key_table()
 
     # -- keys ----------------------------------------------------------------------------
@@ -456,19 +463,30 @@ class _Search:
         weakest. Two positions whose hands agree card for card once the cards already
         played are squeezed out have the same value, and the same key."""
         spread = self.spread
+        count = self.count
+        out = a | b | c | d
         key = leader
-        for shift in (0, 7, 14, 21):
-            out = (a | b | c | d) >> shift & 127
-            if out:
-                row = out << 7
-                sd = spread[row | d >> shift & 127]
-                code = spread[row | b >> shift & 127] | sd
-                code |= (spread[row | c >> shift & 127] | sd) << 1
-                count = self.count[out]
-                key = (key << 3 | count) << 2 * count | code
-            else:
-                key <<= 3
-        return key
+        # Suit by suit, written out (a loop over the four would be a loop over a tuple).
+        row = (out & 127) << 7
+        sd = spread[row | d & 127]
+        code = spread[row | b & 127] | sd | (spread[row | c & 127] | sd) << 1
+        n = count[out & 127]
+        key = (key << 3 | n) << 2 * n | code
+        row = (out >> 7 & 127) << 7
+        sd = spread[row | d >> 7 & 127]
+        code = spread[row | b >> 7 & 127] | sd | (spread[row | c >> 7 & 127] | sd) << 1
+        n = count[out >> 7 & 127]
+        key = (key << 3 | n) << 2 * n | code
+        row = (out >> 14 & 127) << 7
+        sd = spread[row | d >> 14 & 127]
+        code = spread[row | b >> 14 & 127] | sd | (spread[row | c >> 14 & 127] | sd) << 1
+        n = count[out >> 14 & 127]
+        key = (key << 3 | n) << 2 * n | code
+        row = (out >> 21) << 7
+        sd = spread[row | d >> 21]
+        code = spread[row | b >> 21] | sd | (spread[row | c >> 21] | sd) << 1
+        n = count[out >> 21]
+        return (key << 3 | n) << 2 * n | code
 
     def wide_key(self, x: int, leader: int) -> int:
         """The same key as Python best makes it: four look-ups of the hands side by side."""
@@ -557,7 +575,7 @@ class _Search:
                     and (d & mask or not (o3 and d & tm))
                 ):
                     quick += 1
-        if NS_SEATS[leader]:
+        if not leader & 1:  # North-South lead
             if quick > lo:
                 lo = quick
         elif quick > ew_sure:
@@ -631,8 +649,27 @@ class _Search:
         n1 = count[t1 & above[ew if m1 else ns]]
         n2 = count[t2 & above[ew if m2 else ns]]
         n3 = count[t3 & above[ew if m3 else ns]]
-        ns_sure = max(n0 if m0 else 0, n1 if m1 else 0, n2 if m2 else 0, n3 if m3 else 0)
-        ew_sure = max(0 if m0 else n0, 0 if m1 else n1, 0 if m2 else n2, 0 if m3 else n3)
+        if m0:
+            ns_sure = n0
+            ew_sure = 0
+        else:
+            ns_sure = 0
+            ew_sure = n0
+        if m1:
+            if n1 > ns_sure:
+                ns_sure = n1
+        elif n1 > ew_sure:
+            ew_sure = n1
+        if m2:
+            if n2 > ns_sure:
+                ns_sure = n2
+        elif n2 > ew_sure:
+            ew_sure = n2
+        if m3:
+            if n3 > ns_sure:
+                ns_sure = n3
+        elif n3 > ew_sure:
+            ew_sure = n3
         quick = self.top_run[(ns | ew) << 7 | t0]
         return ns_sure | ew_sure << 3 | quick << 6
 
@@ -869,14 +906,14 @@ class _Search:
                     moves.append(top)
                 rest += lead_rest[cell]
         if len(rest) > 1:
-            rest.sort(key=self.strength.__getitem__)
+            rest.sort(key=self.strength_key)
         moves += rest
         if hint >= 0:
             if moves[0] != hint and hint in moves:
                 moves.remove(hint)
                 moves.insert(0, hint)
         elif len(moves) > 1:
-            moves.sort(key=self.history.__getitem__)
+            moves.sort(key=self.history_key)
         return moves
 
     def void_list(self, hand: int, out: int) -> tuple[int, ...]:
@@ -896,7 +933,7 @@ class _Search:
         legal = hand >> 21
         if legal:
             moves += runs_up[3 << 14 | (out >> 21) << 7 | legal]
-        moves.sort(key=self.bit_strength.__getitem__)
+        moves.sort(key=self.bit_key)
         return tuple(moves)
 
     def ruff_first(self, moves: tuple[int, ...], win: int) -> tuple[int, ...]:
@@ -1174,13 +1211,12 @@ class _Search:
         """
         hand = hands[seat]
         tm = self.trump_mask
-        ns = NS_SEATS
         moves: tuple[int, ...]
         if not led:
             moves = tuple([1 << card for card in self.lead_moves(hand, out, hint)])
         else:
             follow = hand & led
-            ours = ns[win_seat] == ns[seat]
+            ours = (win_seat ^ seat) & 1 == 0  # partners: seats of the same parity
             if follow:
                 shift = (led.bit_length() - 1) // _W * _W
                 row = shift // _W << 14 | (out >> shift & 127) << 7
@@ -1196,7 +1232,7 @@ class _Search:
                 moves = self.void_list(hand, out)
                 if not ours:
                     moves = self.ruff_first(moves, win)
-        maximise = ns[seat]
+        maximise = not seat & 1
         best = -1 if maximise else 99
         best_card = moves[0]
         last = played + 1 == self.players
@@ -1216,7 +1252,7 @@ class _Search:
                     ws = win_seat
                     w = win
             if last:
-                value = 1 if ns[ws] else 0
+                value = 0 if ws & 1 else 1
                 if left > 1:
                     value += self.start_abs(hands, ws, left - 1, alpha - value, beta - value)
             else:
@@ -1301,10 +1337,12 @@ class Solver:
         if guess is None:
             guess = self.estimate(position)
         k = min(max(guess, 1), hi)
+        root = self._root(position)
+        search = self._search
         while lo < hi:
             if not lo < k <= hi:
                 k = (lo + hi + 1) // 2
-            value = self._search_position(position, k - 1, k)
+            value = root.search(search, k - 1, k)
             if value >= k:
                 lo = value
                 k = value + 1
@@ -1375,9 +1413,18 @@ class Solver:
             left += 1
         elif k <= left:
             layout = self._layout
-            mine = [layout.mask(hands[0]), layout.mask(hands[1])]
-            mine += [layout.mask(hands[2]), layout.mask(hands[3])]
-            return self._search.start_abs(mine, leader, left, k - 1, k)
+            search = self._search
+            _, second, third, fourth = search.seats[leader]
+            return search.start(
+                layout.mask(hands[leader]),
+                layout.mask(hands[second]),
+                layout.mask(hands[third]) if third >= 0 else 0,
+                layout.mask(hands[fourth]) if fourth >= 0 else 0,
+                leader,
+                left,
+                k - 1,
+                k,
+            )
         if k > left:
             return left  # at most every trick left
         return self._search_position(position, k - 1, k)
@@ -1480,15 +1527,22 @@ class Solver:
         return best_seat
 
     def _search_position(self, position: Position, alpha: int, beta: int) -> int:
-        """The search of ``position`` within ``alpha`` and ``beta``, in the search's masks."""
+        """The search of ``position`` within ``alpha`` and ``beta``."""
+        return self._root(position).search(self._search, alpha, beta)
+
+    def _root(self, position: Position) -> _Root:
+        """``position`` in the search's masks, with who is winning the trick under way and
+        with which card: made once for all the tests of a solve."""
         layout = self._layout
-        hands = [layout.mask(h) for h in position.hands]
+        table = layout.byte_masks
+        hands = [
+            table[h & 255] | table[256 | h >> 8 & 255] | table[512 | h >> 16]
+            for h in position.hands
+        ]
         leader = position.leader
-        search = self._search
         if not position.trick:
             left = position.hands[leader].bit_count()
-            return search.start_abs(hands, leader, left, alpha, beta)
-        # A trick under way: who is winning it, and with which card.
+            return _Root(hands, leader, 0, 0, 0, 0, left, 0)
         tm = layout.trump_mask
         bits = [1 << layout.position[card] for card in position.trick]
         led = _suit_mask_of(bits[0])
@@ -1502,7 +1556,62 @@ class Solver:
             seat = self._next[seat]
         out = hands[0] | hands[1] | hands[2] | hands[3] | played
         left = position.hands[seat].bit_count()
-        return search.inner(hands, seat, led, win_seat, win, out, left, len(bits), alpha, beta, -1)
+        return _Root(hands, seat, led, win_seat, win, out, left, len(bits))
+
+
+@final
+class _Root:
+    """A position to search, in the search's masks: ``hands`` by seat, ``seat`` to play, the
+    mask of the suit led ``led`` (0 at a trick's start, ``seat`` then leading) and the card
+    winning the trick so far ``win`` (its bit) and its seat; ``out`` the cards not played
+    in earlier tricks, ``left`` the tricks left, ``played`` the cards played to this one."""
+
+    hands: list[int]
+    seat: int
+    led: int
+    win_seat: int
+    win: int
+    out: int
+    left: int
+    played: int
+
+    def __init__(
+        self,
+        hands: list[int],
+        seat: int,
+        led: int,
+        win_seat: int,
+        win: int,
+        out: int,
+        left: int,
+        played: int,
+    ) -> None:
+        self.hands = hands
+        self.seat = seat
+        self.led = led
+        self.win_seat = win_seat
+        self.win = win
+        self.out = out
+        self.left = left
+        self.played = played
+
+    def search(self, search: _Search, alpha: int, beta: int) -> int:
+        """North-South's tricks from the position, within ``alpha`` and ``beta``."""
+        if not self.led:
+            return search.start_abs(self.hands, self.seat, self.left, alpha, beta)
+        return search.inner(
+            self.hands,
+            self.seat,
+            self.led,
+            self.win_seat,
+            self.win,
+            self.out,
+            self.left,
+            self.played,
+            alpha,
+            beta,
+            -1,
+        )
 
 
 def prepare() -> None:

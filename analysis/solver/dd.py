@@ -26,6 +26,8 @@ import types
 from collections.abc import Callable
 from typing import Final, NamedTuple, final
 
+from mypy_extensions import i64
+
 from .tables import NO_TRUMP, tables_for
 
 __all__ = ["Position", "Solver", "popcount", "prepare"]
@@ -109,7 +111,7 @@ _TRUMPS: Final = _S3
 """The trumps' seven bits (in a trump strain)."""
 
 
-def _suit_mask_of(bit: int) -> int:
+def _suit_mask_of(bit: i64) -> i64:
     """The mask of the suit a card's bit belongs to."""
     return _S3 if bit >= _T3 else _S2 if bit >= _T2 else _S1 if bit >= _T1 else _SUIT
 
@@ -123,22 +125,22 @@ class _SuitTables:
     shifted back up to it) or, for those of one suit only, by ``out << 7 | held``.
     """
 
-    runs_up: list[tuple[int, ...]]
+    runs_up: list[tuple[i64, ...]]
     """The held cards, one of each run of them adjacent among the cards out (its
     strongest), as bits, the weakest run first."""
-    lead_top: list[int]
+    lead_top: list[i64]
     """The card (its bit's number) that wins at once if led: the top card still out, when
     held; else -1."""
-    lead_rest: list[tuple[int, ...]]
+    lead_rest: list[tuple[i64, ...]]
     """One card (number) of each other run, strongest first."""
-    spread: list[int]
+    spread: list[i64]
     """By ``out << 7 | held``: bit ``2 i`` set for each held card that is the ``i``-th
     weakest out (for the table's key)."""
-    top_run: list[int]
+    top_run: list[i64]
     """By ``out << 7 | held``: how many of the top cards out are held, in an unbroken run."""
-    above: list[int]
+    above: list[i64]
     """By a suit's cards: the suit's bits above the strongest of them (all seven for none)."""
-    count: list[int]
+    count: list[i64]
     """By a suit's cards: how many."""
 
     def __init__(self) -> None:
@@ -157,7 +159,7 @@ class _SuitTables:
             held = out
             while True:
                 index = out << _W | held
-                reps: list[int] = []
+                reps: list[i64] = []
                 in_run = False
                 for i in strongest_first:
                     if held >> i & 1:
@@ -207,20 +209,20 @@ class _Layout:
     strain: int
     trump: int
     """The trumps' suit number in the search (3), or -1 in no-trump."""
-    trump_mask: int
+    trump_mask: i64
     suits: list[int]
     """The effective suit (0..3, S H D C) of each of the search's suits."""
     position: list[int]
     """Each card index's bit number in the search."""
     card: list[int]
     """Each bit number's card index (-1 where there is none)."""
-    byte_masks: list[int]
+    byte_masks: list[i64]
     """The search's mask of each byte of an engine mask: ``byte_masks[k << 8 | byte]``."""
     strength: list[int]
     """The engine's strength of the card at each bit number (its moves' order)."""
     bit_strength: dict[int, int]
     """The same by the card's bit."""
-    plain_masks: list[int]
+    plain_masks: list[i64]
     """The masks of the plain suits, in suit order."""
 
     def __init__(self, strain: int) -> None:
@@ -251,7 +253,7 @@ class _Layout:
         count = 3 if self.trump >= 0 else 4
         self.plain_masks = [_SUIT << number * _W for number in range(count)]
 
-    def mask(self, cards: int) -> int:
+    def mask(self, cards: int) -> i64:
         """The search's mask of an engine mask."""
         table = self.byte_masks
         return table[cards & 255] | table[256 | cards >> 8 & 255] | table[512 | cards >> 16]
@@ -274,8 +276,8 @@ class _Seating:
     Made once per process: a solver is made for every deal, and this is the same for all."""
 
     players: int
-    nxt: list[int]
-    seats: list[tuple[int, int, int, int]]
+    nxt: list[i64]
+    seats: list[tuple[i64, i64, i64, i64]]
     """By leader: the active seats from the leader on (-1 past the last)."""
     maxes: list[tuple[bool, bool, bool, bool]]
     """By leader: whether each of those seats is North-South."""
@@ -388,36 +390,36 @@ class _Search:
     are the position, and every look-up is keyed by them.
     """
 
-    nodes: int
+    nodes: i64
     """Trick-start positions searched."""
-    best: int
+    best: i64
     """The best lead (bit number) found by the last search of a trick."""
-    tt: dict[int, int]
+    tt: dict[i64, i64]
     """By the table's key (:meth:`key`): the bounds found on the position's value (three
     bits each) and its best lead plus one."""
-    ends: dict[int, int]
+    ends: dict[i64, i64]
     """By the hands as they are, with two tricks left: the bounds found."""
-    sure: dict[int, int]
+    sure: dict[i64, i64]
     """By the trumps of each hand and the leader: :meth:`trump_sure`."""
-    history: list[int]
+    history: list[i64]
     """The history heuristic: leads that were best before, weighted by how much was left
     to play, are tried first where the table has no best lead for the position. Kept
     negated, so that sorting by it puts the best leads first."""
-    players: int
+    players: i64
     lone: bool
-    trump_mask: int
-    plain_masks: list[int]
-    seats: list[tuple[int, int, int, int]]
+    trump_mask: i64
+    plain_masks: list[i64]
+    seats: list[tuple[i64, i64, i64, i64]]
     maxes: list[tuple[bool, bool, bool, bool]]
     opponents: list[tuple[bool, bool, bool]]
-    nxt: list[int]
-    runs_up: list[tuple[int, ...]]
-    lead_top: list[int]
-    lead_rest: list[tuple[int, ...]]
-    spread: list[int]
-    top_run: list[int]
-    above: list[int]
-    count: list[int]
+    nxt: list[i64]
+    runs_up: list[tuple[i64, ...]]
+    lead_top: list[i64]
+    lead_rest: list[tuple[i64, ...]]
+    spread: list[i64]
+    top_run: list[i64]
+    above: list[i64]
+    count: list[i64]
     strength_key: Callable[[int], int]
     """The engine's strength of a card, by bit number: the order of the moves."""
     bit_key: Callable[[int], int]
@@ -457,7 +459,7 @@ class _Search:
 
     # -- keys ----------------------------------------------------------------------------
 
-    def key(self, a: int, b: int, c: int, d: int, leader: int) -> int:
+    def key(self, a: i64, b: i64, c: i64, d: i64, leader: i64) -> i64:
         """The table's key, in small integers (below 2**54): the leader, then for each suit
         how many of its cards are out and who holds each of them, two bits a card from the
         weakest. Two positions whose hands agree card for card once the cards already
@@ -502,7 +504,7 @@ class _Search:
 
     # -- trick starts --------------------------------------------------------------------
 
-    def start_abs(self, hands: list[int], leader: int, left: int, alpha: int, beta: int) -> int:
+    def start_abs(self, hands: list[i64], leader: i64, left: i64, alpha: i64, beta: i64) -> i64:
         """:meth:`start` from the hands by seat (N, E, S, W)."""
         seats = self.seats[leader]
         c = hands[seats[2]] if seats[2] >= 0 else 0
@@ -510,8 +512,8 @@ class _Search:
         return self.start(hands[leader], hands[seats[1]], c, d, leader, left, alpha, beta)
 
     def start(
-        self, a: int, b: int, c: int, d: int, leader: int, left: int, alpha: int, beta: int
-    ) -> int:
+        self, a: i64, b: i64, c: i64, d: i64, leader: i64, left: i64, alpha: i64, beta: i64
+    ) -> i64:
         """North-South's tricks, within ``alpha`` and ``beta`` (a value outside is a bound),
         from a trick's start with ``left`` tricks to play."""
         if left <= 1:
@@ -519,8 +521,8 @@ class _Search:
         self.nodes += 1
         players = self.players
         # As Python, the four hands side by side: the keys are masked from it.
-        x = 0 if _NATIVE else ((d << 28 | c) << 28 | b) << 28 | a
-        k2 = 0
+        x: int = 0 if _NATIVE else ((d << 28 | c) << 28 | b) << 28 | a
+        k2: i64 = 0
         if left == 2 and players > 2:
             # Two tricks left: the same endings come back in every test, and their own
             # table, keyed by the hands as they are, is cheaper than the main key. What it
@@ -545,6 +547,7 @@ class _Search:
         tm = self.trump_mask
         if tm:
             # The trumps' part changes only when a trump is played: most positions find it.
+            tk: i64
             if _NATIVE:
                 tk = ((((d >> 21) << 7 | c >> 21) << 7 | b >> 21) << 7 | a >> 21) << 2 | leader
             else:
@@ -557,7 +560,9 @@ class _Search:
             ew_sure = found >> 3 & 7
             quick = found >> 6
         else:
-            lo = ew_sure = quick = 0
+            lo = 0
+            ew_sure = 0
+            quick = 0
         # In a plain suit a higher card is a higher bit: the leader holds the top card still
         # out when its cards of the suit outnumber, as a number, everyone else's.
         rest = b | c | d
@@ -591,6 +596,7 @@ class _Search:
             return lo
         if hi <= alpha:
             return hi
+        key: i64
         if _NATIVE:
             key = self.key(a, b, c, d, leader)
         else:
@@ -601,7 +607,7 @@ class _Search:
                 | table[x >> 7 & _WIDE_SUIT]
             ) << 24 | table[x & _WIDE_SUIT]
         entry = self.tt.get(key)
-        hint = -1
+        hint: i64 = -1
         if entry is not None:
             tlo = entry & 7
             thi = entry >> 3 & 7
@@ -634,7 +640,7 @@ class _Search:
         self.tt[key] = lo | hi << 3 | (self.best + 1) << 6
         return value
 
-    def trump_sure(self, a: int, b: int, c: int, d: int, leader: int) -> int:
+    def trump_sure(self, a: i64, b: i64, c: i64, d: i64, leader: i64) -> i64:
         """North-South's and East-West's sure trump tricks (the most trumps one hand holds
         above every trump of the other side), and the leader's top trumps in a run, three
         bits each."""
@@ -649,6 +655,8 @@ class _Search:
         n1 = count[t1 & above[ew if m1 else ns]]
         n2 = count[t2 & above[ew if m2 else ns]]
         n3 = count[t3 & above[ew if m3 else ns]]
+        ns_sure: i64
+        ew_sure: i64
         if m0:
             ns_sure = n0
             ew_sure = 0
@@ -675,17 +683,17 @@ class _Search:
 
     def ending(
         self,
-        a: int,
-        b: int,
-        c: int,
-        d: int,
-        leader: int,
-        alpha: int,
-        beta: int,
-        lo: int,
-        hi: int,
-        k2: int,
-    ) -> int:
+        a: i64,
+        b: i64,
+        c: i64,
+        d: i64,
+        leader: i64,
+        alpha: i64,
+        beta: i64,
+        lo: i64,
+        hi: i64,
+        k2: i64,
+    ) -> i64:
         """The last two tricks searched within the bounds known of them, ``lo`` to ``hi``,
         and what the search learnt kept for the next visit."""
         lower = alpha if alpha > lo else lo
@@ -702,7 +710,7 @@ class _Search:
         self.ends[k2] = lo | hi << 3
         return value
 
-    def last(self, a: int, b: int, c: int, d: int, leader: int) -> int:
+    def last(self, a: i64, b: i64, c: i64, d: i64, leader: i64) -> i64:
         """The last trick plays itself: 1 when North-South win it. The top trump among the
         four cards wins, else the top card of the suit led."""
         cards = a | b | c | d
@@ -710,10 +718,10 @@ class _Search:
         if not suit:
             suit = _suit_mask_of(a)
         m0, m1, m2, m3 = self.maxes[leader]
-        ns = (a if m0 else 0) | (b if m1 else 0) | (c if m2 else 0) | (d if m3 else 0)
+        ns: i64 = (a if m0 else 0) | (b if m1 else 0) | (c if m2 else 0) | (d if m3 else 0)
         return 1 if ns & suit > (cards ^ ns) & suit else 0
 
-    def two(self, a: int, b: int, c: int, d: int, leader: int, alpha: int, beta: int) -> int:
+    def two(self, a: i64, b: i64, c: i64, d: i64, leader: i64, alpha: i64, beta: i64) -> i64:
         """The last two tricks solved outright: too small a tree to be worth the table's
         key or the general search's bookkeeping. With three players (a lone hand) the
         third card completes the trick. The last trick is read off the cards left: the
@@ -723,23 +731,23 @@ class _Search:
         lone = self.lone
         tm = self.trump_mask
         max0, max1, max2, max3 = self.maxes[leader]
-        ns_cards = (a if max0 else 0) | (b if max1 else 0) | (c if max2 else 0)
+        ns_cards: i64 = (a if max0 else 0) | (b if max1 else 0) | (c if max2 else 0)
         if max3:
             ns_cards |= d
         cards = a | b | c | d
         ew_cards = cards ^ ns_cards
         a0 = alpha
         z0 = beta
-        best0 = -1 if max0 else 3
+        best0: i64 = -1 if max0 else 3
         m0 = a
         while m0:
             x0 = m0 & -m0
             m0 ^= x0
-            lm = _S3 if x0 >= _T3 else _S2 if x0 >= _T2 else _S1 if x0 >= _T1 else _SUIT
+            lm: i64 = _S3 if x0 >= _T3 else _S2 if x0 >= _T2 else _S1 if x0 >= _T1 else _SUIT
             bm = lm | tm
             a1 = a0
             z1 = z0
-            best1 = -1 if max1 else 3
+            best1: i64 = -1 if max1 else 3
             m1 = b & lm or b
             while m1:
                 x1 = m1 & -m1
@@ -754,7 +762,7 @@ class _Search:
                     wn1 = max0
                 a2 = a1
                 z2 = z1
-                best2 = -1 if max2 else 3
+                best2: i64 = -1 if max2 else 3
                 m2 = c & lm or c
                 while m2:
                     x2 = m2 & -m2
@@ -779,10 +787,10 @@ class _Search:
                             else _SUIT
                         )
                         if ns_cards & top > ew_cards & top:
-                            best3 = 2 if wn2 else 1
+                            best3: i64 = 2 if wn2 else 1
                         else:
                             best3 = 1 if wn2 else 0
-                        m3 = 0
+                        m3: i64 = 0
                     else:
                         best3 = -1 if max3 else 3
                         m3 = d & lm or d
@@ -801,7 +809,7 @@ class _Search:
                             _S3 if wr >= _T3 else _S2 if wr >= _T2 else _S1 if wr >= _T1 else _SUIT
                         )
                         if ns_cards & top > ew_cards & top:
-                            value = 2 if wn else 1
+                            value: i64 = 2 if wn else 1
                         else:
                             value = 1 if wn else 0
                         if max3:
@@ -856,14 +864,14 @@ class _Search:
 
     # -- move ordering -------------------------------------------------------------------
 
-    def lead_moves(self, hand: int, out: int, hint: int) -> list[int]:
+    def lead_moves(self, hand: i64, out: i64, hint: i64) -> list[i64]:
         """The leader's cards (bit numbers), one of each run: the table's best lead for the
         position first; else the cards that win at once (the top card still out of a suit,
         trumps first), then the rest from the lowest up, those that were best leads before
         first.
         """
-        moves: list[int] = []
-        rest: list[int] = []
+        moves: list[i64] = []
+        rest: list[i64] = []
         lead_top = self.lead_top
         lead_rest = self.lead_rest
         trumps = self.trump_mask
@@ -916,11 +924,11 @@ class _Search:
             moves.sort(key=self.history_key)
         return moves
 
-    def void_list(self, hand: int, out: int) -> tuple[int, ...]:
+    def void_list(self, hand: i64, out: i64) -> tuple[i64, ...]:
         """A follower's cards (bits) when void in the suit led: one of each run, weakest
         first (the trumps, all stronger, last)."""
         runs_up = self.runs_up
-        moves: list[int] = []
+        moves: list[i64] = []
         legal = hand & 127
         if legal:
             moves += runs_up[(out & 127) << 7 | legal]
@@ -936,7 +944,7 @@ class _Search:
         moves.sort(key=self.bit_key)
         return tuple(moves)
 
-    def ruff_first(self, moves: tuple[int, ...], win: int) -> tuple[int, ...]:
+    def ruff_first(self, moves: tuple[i64, ...], win: i64) -> tuple[i64, ...]:
         """A void follower's cards against the winner: the trumps that beat it first (the
         weakest of them first), then the rest from the lowest."""
         tm = self.trump_mask
@@ -951,17 +959,17 @@ class _Search:
 
     def trick(
         self,
-        a: int,
-        b: int,
-        c: int,
-        d: int,
-        leader: int,
-        left: int,
-        alpha: int,
-        beta: int,
-        out: int,
-        hint: int,
-    ) -> int:
+        a: i64,
+        b: i64,
+        c: i64,
+        d: i64,
+        leader: i64,
+        left: i64,
+        alpha: i64,
+        beta: i64,
+        out: i64,
+        hint: i64,
+    ) -> i64:
         """A whole trick from its lead, each seat's choices in a loop of its own rather
         than a call: with three tricks or more left the tree is wide, and the calls of a
         recursive search cost more than the search itself (with two left, :meth:`two`
@@ -976,19 +984,19 @@ class _Search:
         after = left - 1  # the tricks left once this one is played
         # A follower void in the suit led has the same cards to choose from whatever is
         # led: worked out once for the trick, when first needed.
-        void1: tuple[int, ...] | None = None
-        void2: tuple[int, ...] | None = None
-        void3: tuple[int, ...] | None = None
+        void1: tuple[i64, ...] | None = None
+        void2: tuple[i64, ...] | None = None
+        void3: tuple[i64, ...] | None = None
         # And their order against a plain winner (trumps first), the same for every one.
-        ruff1: tuple[int, ...] | None = None
-        ruff2: tuple[int, ...] | None = None
-        ruff3: tuple[int, ...] | None = None
-        moves: tuple[int, ...]
+        ruff1: tuple[i64, ...] | None = None
+        ruff2: tuple[i64, ...] | None = None
+        ruff3: tuple[i64, ...] | None = None
+        moves: tuple[i64, ...]
         moves0 = self.lead_moves(a, out, hint)
         best_card = moves0[0]
         a0 = alpha
         z0 = beta
-        best0 = -1 if max0 else 99
+        best0: i64 = -1 if max0 else 99
         for c0 in moves0:
             x0 = 1 << c0
             na = a ^ x0
@@ -999,7 +1007,7 @@ class _Search:
             row = suit << 14 | (out >> shift & 127) << 7
             a1 = a0
             z1 = z0
-            best1 = -1 if max1 else 99
+            best1: i64 = -1 if max1 else 99
             f = b & lm
             if f:
                 moves = runs_up[row | f >> shift]
@@ -1023,7 +1031,7 @@ class _Search:
                 nb = b ^ x1
                 if x1 & bm and x1 > x0:
                     w1 = x1
-                    ws1 = 1
+                    ws1: i64 = 1
                     wn1 = max1
                 else:
                     w1 = x0
@@ -1031,7 +1039,7 @@ class _Search:
                     wn1 = max0
                 a2 = a1
                 z2 = z1
-                best2 = -1 if max2 else 99
+                best2: i64 = -1 if max2 else 99
                 f = c & lm
                 if f:
                     moves2 = runs_up[row | f >> shift]
@@ -1054,16 +1062,16 @@ class _Search:
                     nc = c ^ x2
                     if x2 & bm and x2 > w1:
                         w2 = x2
-                        ws2 = 2
+                        ws2: i64 = 2
                         wn2 = max2
                     else:
                         w2 = w1
                         ws2 = ws1
                         wn2 = wn1
                     if lone:  # three cards: the trick is decided
-                        won = 1 if wn2 else 0
+                        won: i64 = 1 if wn2 else 0
                         if won >= z2:
-                            best3 = won
+                            best3: i64 = won
                         elif won + after <= a2:
                             best3 = won + after
                         elif ws2 == 0:
@@ -1102,7 +1110,7 @@ class _Search:
                         for x3 in moves3:
                             nd = d ^ x3
                             if x3 & bm and x3 > w2:
-                                ws = 3
+                                ws: i64 = 3
                                 won = 1 if max3 else 0
                             else:
                                 ws = ws2
@@ -1191,18 +1199,18 @@ class _Search:
 
     def inner(
         self,
-        hands: list[int],
-        seat: int,
-        led: int,
-        win_seat: int,
-        win: int,
-        out: int,
-        left: int,
-        played: int,
-        alpha: int,
-        beta: int,
-        hint: int,
-    ) -> int:
+        hands: list[i64],
+        seat: i64,
+        led: i64,
+        win_seat: i64,
+        win: i64,
+        out: i64,
+        left: i64,
+        played: i64,
+        alpha: i64,
+        beta: i64,
+        hint: i64,
+    ) -> i64:
         """Value when ``seat`` is to play, ``played`` cards into the trick, hands by seat:
         the mask of the suit led ``led`` (0 to lead, ``hint`` then a hinted first lead),
         ``win_seat`` winning it with the card ``win`` (its bit); ``out`` holds every card
@@ -1211,14 +1219,14 @@ class _Search:
         """
         hand = hands[seat]
         tm = self.trump_mask
-        moves: tuple[int, ...]
+        moves: tuple[i64, ...]
         if not led:
             moves = tuple([1 << card for card in self.lead_moves(hand, out, hint)])
         else:
             follow = hand & led
             ours = (win_seat ^ seat) & 1 == 0  # partners: seats of the same parity
             if follow:
-                shift = (led.bit_length() - 1) // _W * _W
+                shift: i64 = 21 if led >= _T3 else 14 if led >= _T2 else 7 if led >= _T1 else 0
                 row = shift // _W << 14 | (out >> shift & 127) << 7
                 moves = self.runs_up[row | follow >> shift]
                 if not ours and len(moves) > 1:
@@ -1233,7 +1241,7 @@ class _Search:
                 if not ours:
                     moves = self.ruff_first(moves, win)
         maximise = not seat & 1
-        best = -1 if maximise else 99
+        best: i64 = -1 if maximise else 99
         best_card = moves[0]
         last = played + 1 == self.players
         following = self.nxt[seat]
@@ -1252,7 +1260,7 @@ class _Search:
                     ws = win_seat
                     w = win
             if last:
-                value = 0 if ws & 1 else 1
+                value: i64 = 0 if ws & 1 else 1
                 if left > 1:
                     value += self.start_abs(hands, ws, left - 1, alpha - value, beta - value)
             else:
@@ -1276,7 +1284,7 @@ class _Search:
                         break
         hands[seat] = hand
         if not led:
-            number = best_card.bit_length() - 1
+            number: i64 = int(best_card).bit_length() - 1
             self.best = number
             self.history[number] -= 1 << left
         return best
@@ -1367,7 +1375,10 @@ class Solver:
         tm = layout.trump_mask
         if tm:
             count = self._search.count
-            n0, n1, n2, n3 = count[h0 >> 21], count[h1 >> 21], count[h2 >> 21], count[h3 >> 21]
+            n0: int = count[h0 >> 21]
+            n1: int = count[h1 >> 21]
+            n2: int = count[h2 >> 21]
+            n3: int = count[h3 >> 21]
             score += 0.17 * (n0 + n2 - n1 - n3) + 0.315 * (max(n0, n2) - max(n1, n3))
             ns_trumps = ns & tm
             ew_trumps = ew & tm
@@ -1376,7 +1387,7 @@ class Solver:
                 # its cards, as a number, outnumber the other side's.
                 ns_top = ns_trumps > ew_trumps
                 score += 0.616 if ns_top else -0.616
-                top = 1 << ((ns_trumps | ew_trumps).bit_length() - 1)
+                top = 1 << (int(ns_trumps | ew_trumps).bit_length() - 1)
                 ns_trumps &= ~top
                 ew_trumps &= ~top
                 if ns_trumps or ew_trumps:
@@ -1566,25 +1577,25 @@ class _Root:
     winning the trick so far ``win`` (its bit) and its seat; ``out`` the cards not played
     in earlier tricks, ``left`` the tricks left, ``played`` the cards played to this one."""
 
-    hands: list[int]
-    seat: int
-    led: int
-    win_seat: int
-    win: int
-    out: int
-    left: int
-    played: int
+    hands: list[i64]
+    seat: i64
+    led: i64
+    win_seat: i64
+    win: i64
+    out: i64
+    left: i64
+    played: i64
 
     def __init__(
         self,
-        hands: list[int],
-        seat: int,
-        led: int,
-        win_seat: int,
-        win: int,
-        out: int,
-        left: int,
-        played: int,
+        hands: list[i64],
+        seat: i64,
+        led: i64,
+        win_seat: i64,
+        win: i64,
+        out: i64,
+        left: i64,
+        played: i64,
     ) -> None:
         self.hands = hands
         self.seat = seat
@@ -1595,7 +1606,7 @@ class _Root:
         self.left = left
         self.played = played
 
-    def search(self, search: _Search, alpha: int, beta: int) -> int:
+    def search(self, search: _Search, alpha: i64, beta: i64) -> i64:
         """North-South's tricks from the position, within ``alpha`` and ``beta``."""
         if not self.led:
             return search.start_abs(self.hands, self.seat, self.left, alpha, beta)

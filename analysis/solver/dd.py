@@ -128,11 +128,15 @@ class _SuitTables:
     runs_up: list[tuple[i64, ...]]
     """The held cards, one of each run of them adjacent among the cards out (its
     strongest), as bits, the weakest run first."""
+    reps: list[i64]
+    """The same cards as a mask: the cards a hand chooses from in the suit."""
     lead_top: list[i64]
     """The card (its bit's number) that wins at once if led: the top card still out, when
     held; else -1."""
     lead_rest: list[tuple[i64, ...]]
     """One card (number) of each other run, strongest first."""
+    wins: list[i64]
+    """The held card that wins at once if led (the top card still out), as a bit; or 0."""
     spread: list[i64]
     """By ``out << 7 | held``: bit ``2 i`` set for each held card that is the ``i``-th
     weakest out (for the table's key)."""
@@ -145,8 +149,10 @@ class _SuitTables:
 
     def __init__(self) -> None:
         self.runs_up = [()] * (4 * _CELLS)
+        self.reps = [0] * (4 * _CELLS)
         self.lead_top = [-1] * (4 * _CELLS)
         self.lead_rest = [()] * (4 * _CELLS)
+        self.wins = [0] * (4 * _CELLS)
         self.spread = [0] * _CELLS
         self.top_run = [0] * _CELLS
         self.above = [0] * 128
@@ -184,8 +190,10 @@ class _SuitTables:
                     base = suit * _W
                     cell = suit * _CELLS | index
                     self.runs_up[cell] = tuple(1 << base + i for i in reversed(reps))
+                    self.reps[cell] = sum(1 << base + i for i in reps)
                     self.lead_top[cell] = base + reps[0] if wins else -1
                     self.lead_rest[cell] = tuple(base + i for i in (reps[1:] if wins else reps))
+                    self.wins[cell] = 1 << base + reps[0] if wins else 0
                 if held == 0:
                     break
                 held = (held - 1) & out
@@ -224,6 +232,11 @@ class _Layout:
     """The same by the card's bit."""
     plain_masks: list[i64]
     """The masks of the plain suits, in suit order."""
+    void_orders: dict[i64, tuple[i64, ...]]
+    """:meth:`_Search.void_list` by the mask of its cards."""
+    lead_orders: dict[i64, list[i64]]
+    """:meth:`_Search.lead_moves` before the table's and the history's say, by the masks of
+    the leader's cards that win at once and of all its cards (``wins << 28 | cards``)."""
 
     def __init__(self, strain: int) -> None:
         tables = tables_for(strain)
@@ -252,6 +265,8 @@ class _Layout:
                 self.byte_masks[k << 8 | byte] = mask
         count = 3 if self.trump >= 0 else 4
         self.plain_masks = [_SUIT << number * _W for number in range(count)]
+        self.void_orders = {}
+        self.lead_orders = {}
 
     def mask(self, cards: int) -> i64:
         """The search's mask of an engine mask."""
@@ -414,8 +429,12 @@ class _Search:
     opponents: list[tuple[bool, bool, bool]]
     nxt: list[i64]
     runs_up: list[tuple[i64, ...]]
+    reps: list[i64]
+    wins: list[i64]
     lead_top: list[i64]
     lead_rest: list[tuple[i64, ...]]
+    void_orders: dict[i64, tuple[i64, ...]]
+    lead_orders: dict[i64, list[i64]]
     spread: list[i64]
     top_run: list[i64]
     above: list[i64]
@@ -444,8 +463,12 @@ class _Search:
         self.nxt = seating.nxt
         suit_tables = _suit_tables()
         self.runs_up = suit_tables.runs_up
+        self.reps = suit_tables.reps
         self.lead_top = suit_tables.lead_top
         self.lead_rest = suit_tables.lead_rest
+        self.wins = suit_tables.wins
+        self.void_orders = layout.void_orders
+        self.lead_orders = layout.lead_orders
         self.spread = suit_tables.spread
         self.top_run = suit_tables.top_run
         self.above = suit_tables.above
@@ -870,63 +893,107 @@ class _Search:
         trumps first), then the rest from the lowest up, those that were best leads before
         first.
         """
-        moves: list[i64] = []
-        rest: list[i64] = []
-        lead_top = self.lead_top
-        lead_rest = self.lead_rest
-        trumps = self.trump_mask
-        # Suit by suit, written out: trumps (the top seven bits) first.
-        if trumps:
-            legal = hand >> 21
+        index: i64 = 0
+        kept: list[i64] | None = None
+        if _NATIVE:
+            # Compiled, a sort costs more than a look-up: the order depends only on which
+            # cards the leader chooses from and which of them win at once, and each order
+            # is kept (as Python, the sort is the cheaper).
+            reps = self.reps
+            wins = self.wins
+            cell = (out & 127) << 7 | hand & 127
+            cards = reps[cell]
+            winners = wins[cell]
+            cell = 1 << 14 | (out >> 7 & 127) << 7 | hand >> 7 & 127
+            cards |= reps[cell]
+            winners |= wins[cell]
+            cell = 2 << 14 | (out >> 14 & 127) << 7 | hand >> 14 & 127
+            cards |= reps[cell]
+            winners |= wins[cell]
+            cell = 3 << 14 | (out >> 21) << 7 | hand >> 21
+            cards |= reps[cell]
+            winners |= wins[cell]
+            index = winners << 28 | cards
+            kept = self.lead_orders.get(index)
+        if kept is None:
+            moves: list[i64] = []
+            rest: list[i64] = []
+            lead_top = self.lead_top
+            lead_rest = self.lead_rest
+            trumps = self.trump_mask
+            # Suit by suit, written out: trumps (the top seven bits) first.
+            if trumps:
+                legal = hand >> 21
+                if legal:
+                    cell = 3 << 14 | (out >> 21) << 7 | legal
+                    top = lead_top[cell]
+                    if top >= 0:
+                        moves.append(top)
+                    rest += lead_rest[cell]
+            legal = hand & 127
             if legal:
-                cell = 3 << 14 | (out >> 21) << 7 | legal
+                cell = (out & 127) << 7 | legal
                 top = lead_top[cell]
                 if top >= 0:
                     moves.append(top)
                 rest += lead_rest[cell]
-        legal = hand & 127
-        if legal:
-            cell = (out & 127) << 7 | legal
-            top = lead_top[cell]
-            if top >= 0:
-                moves.append(top)
-            rest += lead_rest[cell]
-        legal = hand >> 7 & 127
-        if legal:
-            cell = 1 << 14 | (out >> 7 & 127) << 7 | legal
-            top = lead_top[cell]
-            if top >= 0:
-                moves.append(top)
-            rest += lead_rest[cell]
-        legal = hand >> 14 & 127
-        if legal:
-            cell = 2 << 14 | (out >> 14 & 127) << 7 | legal
-            top = lead_top[cell]
-            if top >= 0:
-                moves.append(top)
-            rest += lead_rest[cell]
-        if not trumps:
-            legal = hand >> 21
+            legal = hand >> 7 & 127
             if legal:
-                cell = 3 << 14 | (out >> 21) << 7 | legal
+                cell = 1 << 14 | (out >> 7 & 127) << 7 | legal
                 top = lead_top[cell]
                 if top >= 0:
                     moves.append(top)
                 rest += lead_rest[cell]
-        if len(rest) > 1:
-            rest.sort(key=self.strength_key)
-        moves += rest
+            legal = hand >> 14 & 127
+            if legal:
+                cell = 2 << 14 | (out >> 14 & 127) << 7 | legal
+                top = lead_top[cell]
+                if top >= 0:
+                    moves.append(top)
+                rest += lead_rest[cell]
+            if not trumps:
+                legal = hand >> 21
+                if legal:
+                    cell = 3 << 14 | (out >> 21) << 7 | legal
+                    top = lead_top[cell]
+                    if top >= 0:
+                        moves.append(top)
+                    rest += lead_rest[cell]
+            if len(rest) > 1:
+                rest.sort(key=self.strength_key)
+            moves += rest
+            if _NATIVE:
+                self.lead_orders[index] = moves
+                kept = moves
+        else:
+            moves = kept
         if hint >= 0:
             if moves[0] != hint and hint in moves:
+                if kept is not None:
+                    moves = list(moves)  # a kept order is not to be changed
                 moves.remove(hint)
                 moves.insert(0, hint)
         elif len(moves) > 1:
-            moves.sort(key=self.history_key)
+            if kept is not None:
+                moves = sorted(moves, key=self.history_key)
+            else:
+                moves.sort(key=self.history_key)
         return moves
 
     def void_list(self, hand: i64, out: i64) -> tuple[i64, ...]:
         """A follower's cards (bits) when void in the suit led: one of each run, weakest
         first (the trumps, all stronger, last)."""
+        cards: i64 = 0
+        if _NATIVE:
+            # Compiled, each order is kept, by the cards it orders (see lead_moves).
+            reps = self.reps
+            cards = reps[(out & 127) << 7 | hand & 127]
+            cards |= reps[1 << 14 | (out >> 7 & 127) << 7 | hand >> 7 & 127]
+            cards |= reps[2 << 14 | (out >> 14 & 127) << 7 | hand >> 14 & 127]
+            cards |= reps[3 << 14 | (out >> 21) << 7 | hand >> 21]
+            kept = self.void_orders.get(cards)
+            if kept is not None:
+                return kept
         runs_up = self.runs_up
         moves: list[i64] = []
         legal = hand & 127
@@ -942,7 +1009,10 @@ class _Search:
         if legal:
             moves += runs_up[3 << 14 | (out >> 21) << 7 | legal]
         moves.sort(key=self.bit_key)
-        return tuple(moves)
+        ordered = tuple(moves)
+        if _NATIVE:
+            self.void_orders[cards] = ordered
+        return ordered
 
     def ruff_first(self, moves: tuple[i64, ...], win: i64) -> tuple[i64, ...]:
         """A void follower's cards against the winner: the trumps that beat it first (the

@@ -319,6 +319,58 @@ def test_the_sure_trump_tricks_are_those_worked_out_card_by_card() -> None:
         assert found == sure(ns, ew) | sure(ew, ns) << 3 | run << 6, position
 
 
+def _runs(layout: dd._Layout, hand: int, out: int) -> list[int]:
+    """One card (bit number) of each run of ``hand``'s cards adjacent among those ``out``,
+    its strongest, suit by suit in the search's order, strongest first: the slow way."""
+    reps = []
+    for suit in range(4):
+        in_run = False
+        for bit in range(suit * dd._W + dd._W - 1, suit * dd._W - 1, -1):
+            if not out >> bit & 1:
+                continue
+            if hand >> bit & 1:
+                if not in_run:
+                    reps.append(bit)
+                in_run = True
+            else:
+                in_run = False
+    return reps
+
+
+def test_the_moves_come_in_the_order_of_their_strength() -> None:
+    """A void follower's cards weakest first by the engine's strength (ties in suit order),
+    and a leader's: those that win at once (trumps first), then the rest from the weakest.
+    Asked twice: compiled, the second answer is a kept one."""
+    rng = random.Random(41)
+    for strain in range(5):
+        layout = dd._layout(strain)
+        search = dd._Search(layout, dd._seating((True, True, True, True)))
+        for _ in range(300):
+            deck = rng.sample(range(24), rng.randint(4, 20))
+            out = layout.mask(sum(1 << c for c in deck))
+            hand = layout.mask(sum(1 << c for c in deck[: rng.randint(1, min(5, len(deck)))]))
+            reps = _runs(layout, hand, out)
+            by_suit_order = sorted(reps, key=lambda bit: (bit // dd._W, bit))
+            void = sorted(by_suit_order, key=lambda bit: layout.strength[bit])
+            top = [
+                max(b for b in range(s * dd._W, (s + 1) * dd._W) if out >> b & 1)
+                for s in range(4)
+                if out >> (s * dd._W) & 127
+            ]
+            winners = [b for b in reps if b in top]
+            winners.sort(key=lambda bit: (bit // dd._W != 3 or layout.trump < 0, bit // dd._W))
+            rest = [b for b in reps if b not in winners]
+            rest.sort(key=lambda bit: ((bit // dd._W + (1 if layout.trump >= 0 else 0)) % 4))
+            rest.sort(key=lambda bit: layout.strength[bit])
+            for _ in range(2):
+                assert search.void_list(hand, out) == tuple(1 << b for b in void)
+                assert search.lead_moves(hand, out, -1) == winners + rest
+                if len(reps) > 1:
+                    hint = rng.choice(reps)
+                    expected = [hint] + [b for b in winners + rest if b != hint]
+                    assert search.lead_moves(hand, out, hint) == expected
+
+
 CACHES = ("_SUIT_TABLES", "_LAYOUTS", "_SEATINGS")
 
 

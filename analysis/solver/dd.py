@@ -23,14 +23,14 @@ indices (:mod:`.tables`) and are translated once, at the door.
 from __future__ import annotations
 
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Final, NamedTuple, final
 
 from mypy_extensions import i64
 
 from .tables import NO_TRUMP, tables_for
 
-__all__ = ["Position", "Solver", "popcount", "prepare"]
+__all__ = ["Position", "Prepared", "Solver", "popcount", "prepare"]
 
 NS_SEATS: Final = (True, False, True, False)
 
@@ -569,16 +569,17 @@ class _Search:
         # holds where no opponent can ruff.
         tm = self.trump_mask
         if tm:
-            # The trumps' part changes only when a trump is played: most positions find it.
-            tk: i64
             if _NATIVE:
-                tk = ((((d >> 21) << 7 | c >> 21) << 7 | b >> 21) << 7 | a >> 21) << 2 | leader
+                found = self.trump_sure(a, b, c, d, leader)  # cheaper than a look-up
             else:
+                # The trumps' part changes only when a trump is played: most positions
+                # find it.
                 tk = (x & _WIDE_TRUMPS) << 2 | leader
-            found = self.sure.get(tk)
-            if found is None:
-                found = self.trump_sure(a, b, c, d, leader)
-                self.sure[tk] = found
+                kept = self.sure.get(tk)
+                if kept is None:
+                    found = self.sure[tk] = self.trump_sure(a, b, c, d, leader)
+                else:
+                    found = kept
             lo = found & 7
             ew_sure = found >> 3 & 7
             quick = found >> 6
@@ -967,18 +968,35 @@ class _Search:
                 kept = moves
         else:
             moves = kept
-        if hint >= 0:
+        if kept is not None:
+            # A kept order is not to be changed: reordered, it is copied.
+            if hint >= 0:
+                if moves[0] != hint and hint in moves:
+                    moves = [hint] + [card for card in moves if card != hint]
+            elif len(moves) > 1:
+                moves = self.by_history(moves)
+        elif hint >= 0:
             if moves[0] != hint and hint in moves:
-                if kept is not None:
-                    moves = list(moves)  # a kept order is not to be changed
                 moves.remove(hint)
                 moves.insert(0, hint)
         elif len(moves) > 1:
-            if kept is not None:
-                moves = sorted(moves, key=self.history_key)
-            else:
-                moves.sort(key=self.history_key)
+            moves.sort(key=self.history_key)
         return moves
+
+    def by_history(self, moves: list[i64]) -> list[i64]:
+        """A copy of ``moves`` in the order of their history, kept where equal: an insertion
+        sort, compiled cheaper than a sort with a key for a handful of cards."""
+        history = self.history
+        ordered: list[i64] = []
+        scores: list[i64] = []
+        for card in moves:
+            score = history[card]
+            i = len(ordered)
+            while i and scores[i - 1] > score:
+                i -= 1
+            ordered.insert(i, card)
+            scores.insert(i, score)
+        return ordered
 
     def void_list(self, hand: i64, out: i64) -> tuple[i64, ...]:
         """A follower's cards (bits) when void in the suit led: one of each run, weakest
@@ -1371,6 +1389,9 @@ class Solver:
     ) -> None:
         self.strain = strain
         self.active = active
+        # Compared with every position's: kept as a tuple object (a tuple of four would be
+        # kept unboxed, compiled, and boxed anew for each comparison).
+        self._active: tuple[bool, ...] = active
         tables = tables_for(strain)
         self._suit_of = tables.suit_of
         self._strength = tables.strength
@@ -1483,7 +1504,7 @@ class Solver:
         """
         # The review asks this hundreds of thousands of times a hand: the checks and the
         # way to the search are written out rather than called.
-        if position.strain != self.strain or position.active != self.active:
+        if position.strain != self.strain or position.active != self._active:
             self._check(position)
         if k <= 0:
             return 0  # at least nothing: true, and nothing learnt
@@ -1592,7 +1613,7 @@ class Solver:
     # -- search -------------------------------------------------------------------------
 
     def _check(self, position: Position) -> None:
-        if position.strain != self.strain or position.active != self.active:
+        if position.strain != self.strain or position.active != self._active:
             raise ValueError("this solver is for another strain or other active seats")
 
     def _trick_winner(self, leader: int, trick: tuple[int, ...]) -> int:
@@ -1611,41 +1632,59 @@ class Solver:
         """The search of ``position`` within ``alpha`` and ``beta``."""
         return self._root(position).search(self._search, alpha, beta)
 
-    def _root(self, position: Position) -> _Root:
-        """``position`` in the search's masks, with who is winning the trick under way and
-        with which card: made once for all the tests of a solve."""
+    def _root(self, position: Position) -> Prepared:
+        return self.prepare(position.hands, position.leader, position.trick)
+
+    def prepare(self, hands: Sequence[int], leader: int, trick: tuple[int, ...] = ()) -> Prepared:
+        """The position of ``hands`` (by seat, engine masks), ``leader`` and ``trick`` (the
+        cards played to the trick under way) in the search's masks, for one test after
+        another (:meth:`test_prepared`) without a :class:`Position` to make or translate
+        each time: the foresight review tests every sampled layout so."""
         layout = self._layout
         table = layout.byte_masks
-        hands = [
-            table[h & 255] | table[256 | h >> 8 & 255] | table[512 | h >> 16]
-            for h in position.hands
+        masks: list[i64] = [
+            table[h & 255] | table[256 | h >> 8 & 255] | table[512 | h >> 16] for h in hands
         ]
-        leader = position.leader
-        if not position.trick:
-            left = position.hands[leader].bit_count()
-            return _Root(hands, leader, 0, 0, 0, 0, left, 0)
+        if not trick:
+            left = hands[leader].bit_count()
+            return Prepared(masks, leader, 0, 0, 0, 0, left, 0)
         tm = layout.trump_mask
-        bits = [1 << layout.position[card] for card in position.trick]
+        bits: list[i64] = [1 << layout.position[card] for card in trick]
         led = _suit_mask_of(bits[0])
         seat = win_seat = leader
-        win = 0
-        played = 0
+        win: i64 = 0
+        played: i64 = 0
         for bit in bits:
             if bit & (led | tm) and bit > win:
-                win, win_seat = bit, seat
+                win = bit
+                win_seat = seat
             played |= bit
             seat = self._next[seat]
-        out = hands[0] | hands[1] | hands[2] | hands[3] | played
-        left = position.hands[seat].bit_count()
-        return _Root(hands, seat, led, win_seat, win, out, left, len(bits))
+        out = masks[0] | masks[1] | masks[2] | masks[3] | played
+        left = hands[seat].bit_count()
+        return Prepared(masks, seat, led, win_seat, win, out, left, len(bits))
+
+    def test_prepared(self, prepared: Prepared, k: int) -> int:
+        """:meth:`test` of a :meth:`prepare`'d position."""
+        if k <= 0:
+            return 0
+        left = prepared.left
+        if k > left:
+            return left
+        return prepared.search(self._search, k - 1, k)
+
+    def at_least_prepared(self, prepared: Prepared, k: int) -> bool:
+        """:meth:`at_least` of a :meth:`prepare`'d position."""
+        return k <= 0 or self.test_prepared(prepared, k) >= k
 
 
 @final
-class _Root:
-    """A position to search, in the search's masks: ``hands`` by seat, ``seat`` to play, the
-    mask of the suit led ``led`` (0 at a trick's start, ``seat`` then leading) and the card
-    winning the trick so far ``win`` (its bit) and its seat; ``out`` the cards not played
-    in earlier tricks, ``left`` the tricks left, ``played`` the cards played to this one."""
+class Prepared:
+    """A position to search, in the search's masks (:meth:`Solver.prepare`): ``hands`` by
+    seat, ``seat`` to play, the mask of the suit led ``led`` (0 at a trick's start, ``seat``
+    then leading) and the card winning the trick so far ``win`` (its bit) and its seat;
+    ``out`` the cards not played in earlier tricks, ``left`` the tricks left (the one under
+    way included), ``played`` the cards played to this one."""
 
     hands: list[i64]
     seat: i64

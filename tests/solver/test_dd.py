@@ -369,6 +369,27 @@ def test_the_moves_come_in_the_order_of_their_strength() -> None:
                     hint = rng.choice(reps)
                     expected = [hint] + [b for b in winners + rest if b != hint]
                     assert search.lead_moves(hand, out, hint) == expected
+            # Without a hint, the leads that were best before come first (ties as they were).
+            for card in range(4 * dd._W):
+                search.history[card] = -rng.choice((0, 4, 8, 16))
+            by_history = sorted(winners + rest, key=lambda bit: search.history[bit])
+            assert search.lead_moves(hand, out, -1) == by_history
+            for card in range(4 * dd._W):
+                search.history[card] = 0
+
+
+def test_a_prepared_position_tests_as_its_position_does() -> None:
+    """The foresight review tests prepared positions (no Position made for each layout):
+    the same answers as test() of the position, for any threshold, mid-trick too."""
+    rng = random.Random(51)
+    for _ in range(300):
+        solver, position = random_position(rng, rng.randint(1, 5))
+        fresh = Solver(position.strain, position.active)
+        prepared = solver.prepare(position.hands, position.leader, position.trick)
+        assert prepared.left == position.tricks_left
+        for k in range(-1, position.tricks_left + 2):
+            assert solver.test_prepared(prepared, k) == fresh.test(position, k), (position, k)
+            assert solver.at_least_prepared(prepared, k) == fresh.at_least(position, k)
 
 
 CACHES = ("_SUIT_TABLES", "_LAYOUTS", "_SEATINGS")

@@ -8,7 +8,8 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import timedelta
+from functools import partial
 from typing import Any
 
 from celery.exceptions import SoftTimeLimitExceeded
@@ -22,7 +23,7 @@ from django.db import (
     models,
     transaction,
 )
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 
 from analysis.solver.hindsight import DoubleDummy, double_dummy
@@ -80,7 +81,7 @@ class WorkerCheck(models.Model):
 # solver version), so the identical hands of two owners are one job. The job row is the
 # truth; the broker only carries its id. A job's life:
 #
-#   queued --claim--> running --finish--> done
+#   queued --claim--> running --finish--> done --announce--> (announced)
 #     ^                  |  \--error----> failed  (a permanent error, or too many attempts)
 #     +----release-------+  (a transient error; or, by the sweep, a lease that ran out)
 #     +----asked for again-----------------/
@@ -88,7 +89,11 @@ class WorkerCheck(models.Model):
 # Claiming is a conditional update (queued -> running, attempts + 1). The attempt number
 # is then the claim's token: progress, the finish and a failure are written only while
 # the row is still running under that attempt, so a worker that lost its claim writes
-# nothing and a job finishes once.
+# nothing and a job finishes once. A job released or taken back goes on `interactive`: it
+# has waited its turn once already. Once done, the job tells the apps above it
+# (review_finished); it is `announced` when every receiver took it, and until then the
+# sweep tells them again, so that what they keep of a review (games: each hand's count of
+# mistakes) is never left stale by a connection cut between the finish and the signal.
 
 
 def params_key(params: ReviewParams) -> str:
@@ -112,8 +117,22 @@ class WrongSolverVersion(Exception):
 # SQLite's "database is locked", a worker from before or after a deploy.
 TRANSIENT_ERRORS = (OperationalError, InterfaceError, ConnectionError, TimeoutError)
 
+# Whatever a query may raise when the connection is gone (Django's InterfaceError is no
+# DatabaseError).
+DATABASE_ERRORS = (DatabaseError, InterfaceError)
+
 PROGRESS_SAVE_SECONDS = 0.25
 """Progress is written at most this often, so that a fast review is not slowed by it."""
+
+RELEASE_TRIES = 3
+"""Tries at queueing a job again after a transient error, a fresh connection each, half a
+second, then a second apart; past them the lease runs out and the sweep takes it back."""
+
+ANNOUNCE_BATCH = 200
+"""The most done jobs one sweep tells the other apps about again."""
+
+ANNOUNCE_GRACE_SECONDS = 10
+"""A job finished this recently is being announced by its worker; the sweep leaves it."""
 
 
 class AnalysisResult(models.Model):
@@ -173,6 +192,10 @@ class SweepReport:
     """Queued jobs no worker started in time, sent again."""
     failed: list[int] = field(default_factory=list)
     """Running jobs whose lease ran out on their last attempt."""
+    announced: list[int] = field(default_factory=list)
+    """Done jobs whose review_finished had not reached every receiver, sent again and taken."""
+    messages_lost: bool = False
+    """The broker had lost its messages: every queued job was sent again."""
 
 
 class AnalysisJobQuerySet(models.QuerySet["AnalysisJob"]):
@@ -236,6 +259,7 @@ class AnalysisJobQuerySet(models.QuerySet["AnalysisJob"]):
         ):
             if queue == AnalysisJob.Queue.INTERACTIVE:
                 latest.hurry()
+            latest.announce_on_commit()  # to a new hand of the record, say
             return latest, False
         if before_queue is not None:
             before_queue()
@@ -263,6 +287,7 @@ class AnalysisJobQuerySet(models.QuerySet["AnalysisJob"]):
             if job.status != AnalysisJob.Status.FAILED:
                 if queue == AnalysisJob.Queue.INTERACTIVE:
                     job.hurry()
+                job.announce_on_commit()
                 return job, False
             if not job.retry(queue):
                 job.refresh_from_db()
@@ -271,15 +296,19 @@ class AnalysisJobQuerySet(models.QuerySet["AnalysisJob"]):
         if cached is not None:
             self.filter(pk=job.pk).update(**_done(cached, from_cache=True))
             job.refresh_from_db()
+            job.announce_on_commit()
         else:
             job.enqueue()
         return job, True
 
-    def sweep(self) -> SweepReport:
-        """Queue again the running jobs whose lease ran out, and send again the queued
-        jobs that no worker started in time. Safe to run at any time, even twice at once.
+    def sweep(self, *, messages_lost: bool = False) -> SweepReport:
+        """Queue again the running jobs whose lease ran out, send again the queued jobs
+        that no worker started in time (every queued job, when `messages_lost`: the broker
+        lost what it held), and tell the other apps again of the done jobs whose
+        ``review_finished`` did not reach every receiver. Safe to run at any time, even
+        twice at once.
         """
-        report = SweepReport()
+        report = SweepReport(messages_lost=messages_lost)
         now = timezone.now()
         expired = self.filter(status=AnalysisJob.Status.RUNNING, deadline__lt=now)
         for job in expired:
@@ -297,16 +326,29 @@ class AnalysisJobQuerySet(models.QuerySet["AnalysisJob"]):
                     report.failed.append(job.pk)
             elif still_expired.update(
                 status=AnalysisJob.Status.QUEUED,
+                queue=AnalysisJob.Queue.INTERACTIVE,
                 worker="",
                 error=f"attempt {job.attempts}: {lost}",
                 deadline=None,
             ):
+                job.queue = AnalysisJob.Queue.INTERACTIVE
                 job.enqueue()
                 report.requeued.append(job.pk)
-        overdue = self.filter(status=AnalysisJob.Status.QUEUED, deadline__lt=now)
+        # Sent before this sweep began (not since, by another), and overdue, or lost with
+        # every message the broker held.
+        waiting = Q(queued_at__lt=now) & (Q() if messages_lost else Q(deadline__lt=now))
+        overdue = self.filter(waiting, status=AnalysisJob.Status.QUEUED).order_by("queued_at", "pk")
         for job in overdue:
-            if job.enqueue(overdue_at=now):
+            if job.enqueue(still=waiting):
                 report.resent.append(job.pk)
+        unannounced = self.filter(
+            status=AnalysisJob.Status.DONE,
+            announced=False,
+            finished_at__lt=now - timedelta(seconds=ANNOUNCE_GRACE_SECONDS),
+        ).order_by("finished_at", "pk")[:ANNOUNCE_BATCH]
+        for job in unannounced:
+            if job.announce():
+                report.announced.append(job.pk)
         return report
 
 
@@ -374,6 +416,11 @@ class AnalysisJob(models.Model):
         help_text="Queued: sent again if no worker started it by then. "
         "Running: the end of the worker's lease, renewed by its progress.",
     )
+    announced = models.BooleanField(
+        default=False,
+        help_text="Done, and every receiver of review_finished took it (games: the hands' "
+        "counts of mistakes); the sweep sends it again until then.",
+    )
 
     objects = AnalysisJobQuerySet.as_manager()
 
@@ -382,6 +429,11 @@ class AnalysisJob(models.Model):
         indexes = [
             models.Index(fields=["status", "deadline"], name="analysis_job_sweep"),
             models.Index(fields=["record_hash", "-created"], name="analysis_job_record_newest"),
+            models.Index(
+                fields=["finished_at"],
+                condition=Q(status="done", announced=False),
+                name="analysis_job_unannounced",
+            ),
         ]
         constraints = [
             models.UniqueConstraint(
@@ -399,24 +451,59 @@ class AnalysisJob(models.Model):
 
     # -- on the web side --------------------------------------------------------------------
 
-    def enqueue(self, *, overdue_at: datetime | None = None) -> bool:
+    def enqueue(self, *, still: Q | None = None) -> bool:
         """Send this queued job to its queue once the transaction commits, and set when the
-        sweep should send it again. Returns False when it is no longer queued (or, with
-        `overdue_at`, when it was sent again since)."""
+        sweep should send it again. Returns False when it is no longer queued (or no longer
+        matches `still`: another sweep sent it meanwhile, say).
+
+        A message the broker does not take (it is down) is logged, not raised: the job is
+        queued all the same, and the sweep sends it again.
+        """
         from . import tasks  # the tasks module imports this one
 
         rows = AnalysisJob.objects.filter(pk=self.pk, status=self.Status.QUEUED)
-        if overdue_at is not None:
-            rows = rows.filter(deadline__lt=overdue_at)
+        if still is not None:
+            rows = rows.filter(still)
         now = timezone.now()
-        wait = settings.ANALYSIS_QUEUE_WAIT_SECONDS[self.queue] * 2 ** min(self.sends, 6)
         if not rows.update(
-            sends=F("sends") + 1, queued_at=now, deadline=now + timedelta(seconds=wait)
+            sends=F("sends") + 1,
+            queued_at=now,
+            deadline=now + timedelta(seconds=resend_wait(self.queue, self.sends)),
         ):
             return False
         self.refresh_from_db()
-        tasks.run_analysis_job.apply_async_on_commit(args=(self.pk,), queue=self.queue)
+        send = partial(tasks.run_analysis_job.apply_async, args=(self.pk,), queue=self.queue)
+        transaction.on_commit(send, robust=True)
         return True
+
+    def announce(self) -> bool:
+        """Tell the apps above (``review_finished``) that this job is done; mark it
+        announced when every receiver took it. Receivers are idempotent, so telling them
+        twice does no harm. Returns whether every receiver took it."""
+        errors = [
+            (receiver, error)
+            for receiver, error in review_finished.send_robust(sender=AnalysisJob, job=self)
+            if isinstance(error, Exception)
+        ]
+        for receiver, error in errors:
+            logger.error(
+                "Analysis job %s: %r failed on review_finished",
+                self.pk,
+                receiver,
+                exc_info=error,
+            )
+        if errors:
+            return False
+        AnalysisJob.objects.filter(pk=self.pk, status=self.Status.DONE).update(announced=True)
+        self.announced = True
+        return True
+
+    def announce_on_commit(self) -> None:
+        """Announce this job, if it is done, once the transaction commits (a receiver then
+        reads what the transaction wrote, a new hand say, and a receiver's database error
+        cannot break the transaction)."""
+        if self.status == self.Status.DONE:
+            transaction.on_commit(self.announce, robust=True)
 
     def hurry(self) -> None:
         """Move this job from the bulk queue to the interactive one if it still waits."""
@@ -447,6 +534,7 @@ class AnalysisJob(models.Model):
             "started_at": None,
             "finished_at": None,
             "deadline": None,
+            "announced": False,
         }
         if not AnalysisJob.objects.filter(pk=self.pk, status=self.Status.FAILED).update(**fresh):
             return False
@@ -462,16 +550,20 @@ class AnalysisJob(models.Model):
 
     # -- on the worker side -----------------------------------------------------------------
 
-    def run(self, worker: str) -> None:
-        """Claim this job for `worker` and review its hand, saving progress as it goes.
+    def run(self, worker: str) -> int | None:
+        """Claim this job for `worker` and review its hand, saving progress as it goes;
+        returns the attempt it ran as.
 
-        Does nothing unless the job is queued. A permanent error fails the job with its
-        message. A transient one queues it again and raises TransientJobError so that
-        the task retries, or fails the job when it was the last attempt.
+        Does nothing unless the job is queued (and returns None). A permanent error fails
+        the job with its message. A transient one queues it again at once and raises
+        TransientJobError so that the task retries, or fails the job when it was the last
+        attempt: a database connection that dropped mid-review is closed first, and the
+        job released on a fresh one, so that it is not left running until its lease runs
+        out.
         """
         attempt = self._claim(worker)
         if attempt is None:
-            return
+            return None
         try:
             self._review(attempt)
         except ClaimLost:
@@ -480,11 +572,14 @@ class AnalysisJob(models.Model):
             )
         except (*TRANSIENT_ERRORS, WrongSolverVersion) as error:
             logger.warning("Analysis job %s, attempt %s: %s", self.pk, attempt, error)
+            if isinstance(error, DATABASE_ERRORS):
+                _drop_connection()
             if self._release(attempt, error):
                 raise TransientJobError(str(error)) from error
         except Exception as error:
             logger.exception("Analysis job %s failed", self.pk)
             self._fail(attempt, _describe(error))
+        return attempt
 
     def _claim(self, worker: str) -> int | None:
         now = timezone.now()
@@ -547,8 +642,9 @@ class AnalysisJob(models.Model):
                         renewed = self._mine(attempt).update(
                             deadline=timezone.now() + timedelta(seconds=lease)
                         )
-                    except DatabaseError:
+                    except DATABASE_ERRORS:
                         logger.exception("Analysis job %s: the lease was not renewed", self.pk)
+                        _drop_connection()  # the next beat opens a fresh one
                         continue
                     if not renewed:
                         return  # claim lost: the next save of progress stops the review
@@ -584,40 +680,66 @@ class AnalysisJob(models.Model):
             raise ClaimLost
         self.refresh_from_db()
         # Whoever keeps something of the review (games: each hand's count of mistakes) brings
-        # it up to date now rather than at the next read. The job is done whatever they do:
-        # a receiver's error is logged, and what it keeps is brought up to date when read.
-        for receiver, error in review_finished.send_robust(sender=AnalysisJob, job=self):
-            if isinstance(error, Exception):
-                logger.error(
-                    "Analysis job %s: %r failed on review_finished",
-                    self.pk,
-                    receiver,
-                    exc_info=error,
-                )
+        # it up to date now. The job is done whatever they do: a receiver's error is logged,
+        # and the job stays unannounced until the retried task or the sweep tells them again.
+        self.announce()
 
     def _release(self, attempt: int, error: Exception) -> bool:
-        """Queue the job again after a transient error; on the last attempt, fail it.
-        Returns whether it was queued again."""
+        """Queue the job again after a transient error, on `interactive` (it waited its
+        turn once already); on the last attempt, fail it. Returns whether it was queued
+        again, or left for the sweep (the database is away: the lease runs out)."""
         if attempt >= settings.ANALYSIS_MAX_ATTEMPTS:
-            self._fail(attempt, f"gave up after {attempt} attempts: {_describe(error)}")
+            reason = f"gave up after {attempt} attempts: {_describe(error)}"
+            self._write_soon(lambda: self._fail(attempt, reason))
             return False
-        wait = settings.ANALYSIS_QUEUE_WAIT_SECONDS[self.queue]
-        try:
+        wait = settings.ANALYSIS_RESEND_SECONDS[self.Queue.INTERACTIVE]
+
+        def release() -> None:
             self._mine(attempt).update(
                 status=self.Status.QUEUED,
+                queue=self.Queue.INTERACTIVE,
                 worker="",
                 error=f"attempt {attempt}: {_describe(error)}",
                 deadline=timezone.now() + timedelta(seconds=wait),
             )
-        except DatabaseError:
-            # The database itself is away: the lease runs out and the sweep queues it.
-            logger.exception("Analysis job %s could not be queued again", self.pk)
+
+        if self._write_soon(release):
+            self.queue = self.Queue.INTERACTIVE
         return True
+
+    def _write_soon(self, write: Callable[[], object]) -> bool:
+        """Run `write`, trying again on a fresh connection (half a second, then a second
+        later) while the database does not answer. Returns whether it was written."""
+        for tries in range(RELEASE_TRIES):
+            if tries:
+                time.sleep(0.5 * 2 ** (tries - 1))
+            try:
+                write()
+                return True
+            except DATABASE_ERRORS:
+                logger.exception("Analysis job %s: not written, try %s", self.pk, tries + 1)
+                _drop_connection()
+        return False
 
     def _fail(self, attempt: int, error: str) -> None:
         self._mine(attempt).update(
             status=self.Status.FAILED, error=error, finished_at=timezone.now(), deadline=None
         )
+
+
+def resend_wait(queue: str, sends: int) -> float:
+    """Seconds before the sweep sends again a job on `queue` sent `sends` times before this
+    sending: the queue's wait, doubled at each sending, up to the most."""
+    base = settings.ANALYSIS_RESEND_SECONDS[queue]
+    return float(min(base * 2 ** min(sends, 20), settings.ANALYSIS_RESEND_MAX_SECONDS))
+
+
+def _drop_connection() -> None:
+    """Close this thread's database connection after an error, so that the next query opens
+    a fresh one instead of failing on a connection the server dropped. Not inside a
+    transaction (a test's, say): closing would throw its work away."""
+    if not connection.in_atomic_block:
+        connection.close()
 
 
 def _describe(error: BaseException) -> str:

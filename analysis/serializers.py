@@ -20,6 +20,9 @@ class AnalysisJobSerializer(serializers.ModelSerializer):
 
     progress = ProgressSerializer(source="*")
     current_solver_version = serializers.SerializerMethodField()
+    current_params = serializers.SerializerMethodField(
+        help_text="The parameters a new analysis gets by default: compare with `params`."
+    )
     requested_at = serializers.DateTimeField(source="created")
     result = serializers.SerializerMethodField()
 
@@ -32,6 +35,7 @@ class AnalysisJobSerializer(serializers.ModelSerializer):
             "params",
             "solver_version",
             "current_solver_version",
+            "current_params",
             "progress",
             "attempts",
             "error",
@@ -45,6 +49,16 @@ class AnalysisJobSerializer(serializers.ModelSerializer):
     def get_current_solver_version(self, job: AnalysisJob) -> str:
         return SOLVER_VERSION
 
+    @extend_schema_field(
+        {
+            "type": "object",
+            "properties": {"samples": {"type": "integer"}, "seed": {"type": "integer"}},
+            "required": ["samples", "seed"],
+        }
+    )
+    def get_current_params(self, job: AnalysisJob) -> dict[str, Any]:
+        return ReviewParams().to_json()
+
     @extend_schema_field({"type": "object", "nullable": True})
     def get_result(self, job: AnalysisJob) -> dict[str, Any] | None:
         """The review (analysis.solver.review.review_hand) once the job is done."""
@@ -54,8 +68,8 @@ class AnalysisJobSerializer(serializers.ModelSerializer):
 class AnalysisRequestSerializer(serializers.Serializer):
     params = serializers.DictField(
         required=False,
-        help_text="Review parameters: samples (1 to ANALYSIS_MAX_SAMPLES, 500 by default) "
-        "and seed.",
+        help_text="Review parameters: samples (layouts a decision, 1 to ANALYSIS_MAX_SAMPLES, "
+        f"{ReviewParams.samples} by default) and seed ({ReviewParams.seed} by default).",
     )
     solver_version = serializers.CharField(
         required=False,

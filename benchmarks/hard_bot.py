@@ -4,6 +4,11 @@ Run from the repository root:
 
     .venv/bin/python benchmarks/hard_bot.py              # 40 hands, every rule preset
     .venv/bin/python benchmarks/hard_bot.py --hands 10   # a quick look
+    .venv/bin/python benchmarks/hard_bot.py --bots hard,hard-v1   # today's and the first
+
+Each player named (the Hard player by default; ``hard-v1`` is the first one, kept for
+matches) is timed on the same hands in turn: every hand is dealt, then played by that
+player in every seat, so each player meets the positions its own play leads to.
 
 Hands are dealt by seeded games under each preset in turn; the Hard player sits in
 every seat and takes every decision that has a choice (calls, declarations, the
@@ -22,7 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games.bots import BOTS, observe  # noqa: E402
+from games.bots import MATCH_BOTS, observe  # noqa: E402
 from games.engine.game import Game  # noqa: E402
 from games.engine.rules import PRESETS  # noqa: E402
 
@@ -31,14 +36,33 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=40)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument(
+        "--bots", default="hard", help="players to time, comma-separated (default: hard)"
+    )
     args = parser.parse_args()
-    hard = BOTS["hard"]
+    names = args.bots.split(",")
+    for name in names:
+        if name not in MATCH_BOTS:
+            parser.error(f"--bots: unknown bot {name!r} (known bots: {', '.join(MATCH_BOTS)})")
+    presets = sorted(PRESETS)
+    import analysis.solver.dd
+
+    build = "pure Python" if str(analysis.solver.dd.__file__).endswith(".py") else "compiled"
+    print(
+        f"Python {sys.version.split()[0]}, {build} solver; {args.hands} hands, "
+        f"seed {args.seed}, presets {presets}"
+    )
+    for name in names:
+        time_player(name, args.hands, args.seed, presets)
+
+
+def time_player(name: str, hands: int, seed: int, presets: list[str]) -> None:
+    bot = MATCH_BOTS[name]
     times: list[float] = []
     kinds: dict[str, list[float]] = {}
-    presets = sorted(PRESETS)
-    for number in range(args.hands):
+    for number in range(hands):
         rules = PRESETS[presets[number % len(presets)]]
-        state = Game(rules, seed=args.seed + number).new_hand()
+        state = Game(rules, seed=seed + number).new_hand()
         while not state.is_terminal:
             seat = state.current_seat
             assert seat is not None
@@ -47,7 +71,7 @@ def main() -> None:
                 state.apply(view.legal[0])
                 continue
             start = time.perf_counter()
-            action = hard.decide(view)
+            action = bot.decide(view)
             elapsed = time.perf_counter() - start
             times.append(elapsed)
             kinds.setdefault(state.phase.name.lower(), []).append(elapsed)
@@ -55,11 +79,10 @@ def main() -> None:
     times.sort()
     p95 = times[int(0.95 * (len(times) - 1))]
     within = sum(t <= 1.0 for t in times)
+    mean = statistics.fmean(times) * 1000
     print(
-        f"Python {sys.version.split()[0]}; {args.hands} hands, seed {args.seed}, presets {presets}"
-    )
-    print(
-        f"Hard decisions: {len(times)}   median {statistics.median(times) * 1000:7.1f} ms"
+        f"{name}: {len(times)} decisions   mean {mean:7.1f} ms   "
+        f"median {statistics.median(times) * 1000:7.1f} ms"
         f"   95th percentile {p95 * 1000:7.1f} ms   slowest {times[-1] * 1000:7.1f} ms"
         f"   within 1 s: {within} of {len(times)}"
     )

@@ -5,6 +5,11 @@ Run from the repository root:
     .venv/bin/python benchmarks/worker_throughput.py
     .venv/bin/python benchmarks/worker_throughput.py --hands 80 --workers 1,2,4
     .venv/bin/python benchmarks/worker_throughput.py --layout pool   # one worker, --concurrency N
+    .venv/bin/python benchmarks/worker_throughput.py --samples 100   # the first default
+
+Reviews take the site's default parameters (``ReviewParams()``: 400 layouts a decision)
+unless ``--samples`` says otherwise. A round gives up, with a message, when its jobs are
+not all finished within a minute plus ``--samples`` / 10 seconds a hand.
 
 Each round starts real Celery worker processes (`--concurrency 1` each, or one worker
 with `--concurrency N`), waits until they are ready, then creates M distinct hands in
@@ -173,13 +178,16 @@ class Round:
         return self.hands * 60 / self.seconds
 
 
-def run_round(count: int, layout: str, hands: int, first_seed: int, logs: Path) -> Round:
+def run_round(
+    count: int, layout: str, hands: int, first_seed: int, logs: Path, samples: int
+) -> Round:
     from django.db import transaction
     from django.db.models import Max, Sum
     from django.utils import timezone
 
     from accounts.models import User
-    from analysis.models import AnalysisJob, AnalysisResult
+    from analysis.models import AnalysisJob, AnalysisResult, params_key
+    from analysis.solver.review import ReviewParams
     from games.models import Hand
 
     owner, _ = User.objects.get_or_create(username="bench")
@@ -195,9 +203,15 @@ def run_round(count: int, layout: str, hands: int, first_seed: int, logs: Path) 
                 seed += 1
                 if new:
                     created.append(hand)
+            jobs = AnalysisJob.objects.filter(
+                record_hash__in=[hand.record_hash for hand in created]
+            )
+            params = ReviewParams(samples=samples)
+            if params != ReviewParams():
+                # Before the commit sends them: the workers read the parameters from the row.
+                jobs.update(params=params.to_json(), params_key=params_key(params))
         committed = timezone.now()  # the messages are sent as the transaction commits
-        jobs = AnalysisJob.objects.filter(record_hash__in=[hand.record_hash for hand in created])
-        timeout = 60 + hands * 30
+        timeout = 60 + hands * samples / 10
         deadline = time.monotonic() + timeout
         while jobs.filter(status__in=["queued", "running"]).exists():
             for worker in workers:
@@ -232,8 +246,15 @@ def main() -> None:
         default="processes",
         help="processes: N workers of --concurrency 1 (default); pool: one of --concurrency N",
     )
+    parser.add_argument(
+        "--samples",
+        type=int,
+        help="layouts a decision of each review (default: the site's, ReviewParams())",
+    )
     options = parser.parse_args()
     counts = [int(count) for count in options.workers.split(",")]
+    if options.samples is not None and not 1 <= options.samples <= 2000:
+        parser.error("--samples: expected a whole number from 1 to 2000")
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "euchre_site.settings")
     # A throwaway database on this machine: the development settings (DEBUG is off
@@ -246,13 +267,18 @@ def main() -> None:
         from django.conf import settings
         from django.core.management import call_command
 
+        import analysis.solver.dd
         from analysis.solver.review import SOLVER_VERSION, ReviewParams
 
         call_command("migrate", verbosity=0)
         broker = settings.CELERY_BROKER_URL.split("://")[0]
+        samples = options.samples or ReviewParams.samples
+        default = " (the default)" if samples == ReviewParams.samples else ""
+        compiled = not str(analysis.solver.dd.__file__).endswith(".py")
+        build = "compiled" if compiled else "pure Python"
         print(
             f"Worker throughput: {options.hands} new hands per round, queued at once on bulk; "
-            f"review {ReviewParams()} (solver {SOLVER_VERSION})"
+            f"reviews of {samples} samples{default}, solver {SOLVER_VERSION}, {build} solver"
         )
         print(
             f"Database: {database}; broker: {broker}; layout: {options.layout}; "
@@ -263,7 +289,7 @@ def main() -> None:
         base: float | None = None
         for index, count in enumerate(counts):
             result = run_round(
-                count, options.layout, options.hands, 1 + index * 100_000, Path(logs)
+                count, options.layout, options.hands, 1 + index * 100_000, Path(logs), samples
             )
             base = base or result.per_minute / count
             print(

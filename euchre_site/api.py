@@ -92,6 +92,7 @@ _ERROR_MEANINGS = {
     "401": "No credentials where an account is needed, or a token that is not valid.",
     "403": "Refused: for a browser session, a missing or wrong CSRF token.",
     "404": "Nothing here, or nothing of yours.",
+    "413": "The body is over the site's limit (`REQUEST_MAX_BYTES`): none of it was read.",
     "415": "The body is not JSON (send `Content-Type: application/json`).",
     "429": "Too many requests: `Retry-After` says when to try again.",
 }
@@ -112,7 +113,7 @@ class AutoSchema(BaseAutoSchema):
         if takes_body or self._has_query_parameters():
             codes.append("400")
         if takes_body:
-            codes += ["403", "415"]
+            codes += ["403", "413", "415"]
         if re.search(r"\{\w+\}", self.path):
             codes.append("404")
         for code in sorted(codes):

@@ -17,11 +17,15 @@ from __future__ import annotations
 
 import argparse
 import logging
+import logging.config
 import os
 
 import uvicorn
 
 from euchre_site.logs import logging_config
+from games.engine.compiled import euchre_build
+
+logger = logging.getLogger("euchre_site.server")
 
 
 def default_workers() -> int:
@@ -50,13 +54,19 @@ def main(argv: list[str] | None = None) -> None:
     )
     args = parser.parse_args(argv)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "euchre_site.settings")
+    log_config = logging_config(os.environ.get("LOG_LEVEL", "INFO").upper())
+    logging.config.dictConfig(log_config)
     logging.captureWarnings(True)
+    # Which build of the pure packages the server's processes run (each decides the same,
+    # from the same files): the compiled one, or pure Python and why.
+    build = euchre_build()
+    logger.info("Build: %s", build, extra={"event": "build", "build": build})
     uvicorn.run(
         "euchre_site.asgi:application",
         host=args.host,
         port=args.port,
         workers=args.workers or default_workers(),
-        log_config=logging_config(os.environ.get("LOG_LEVEL", "INFO").upper()),
+        log_config=log_config,
         # The site's request log (euchre_site/logs.py) has each request, with its user.
         access_log=False,
         # Django has no ASGI lifespan handler.

@@ -14,7 +14,8 @@ SECURE_SSL_REDIRECT, SECURE_HSTS_SECONDS, SECURE_HSTS_INCLUDE_SUBDOMAINS,
 SECURE_HSTS_PRELOAD, SESSION_COOKIE_SECURE, CSRF_COOKIE_SECURE,
 SECURE_PROXY_SSL_HEADER, DATABASE_URL, CELERY_BROKER_URL, EMAIL_BACKEND (and
 EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS for
-SMTP), DEFAULT_FROM_EMAIL, ANALYSIS_LEASE_SECONDS,
+SMTP), DEFAULT_FROM_EMAIL, ANALYSIS_LEASE_SECONDS, ANALYSIS_SWEEP_SECONDS,
+ANALYSIS_RESEND_INTERACTIVE_SECONDS, ANALYSIS_RESEND_BULK_SECONDS, ANALYSIS_RESEND_MAX_SECONDS,
 RATE_LIMITS, REDIS_URL, LOG_LEVEL.
 """
 
@@ -102,6 +103,14 @@ def _env_int(name: str, default: int) -> int:
     if number < 0:
         raise ImproperlyConfigured(f"{name} must be a whole number of 0 or more, not {value!r}.")
     return number
+
+
+def _env_seconds(name: str, default: int) -> int:
+    """A duration in whole seconds, at least 1."""
+    seconds = _env_int(name, default)
+    if seconds < 1:
+        raise ImproperlyConfigured(f"{name} must be a whole number of seconds, at least 1.")
+    return seconds
 
 
 # What a reverse proxy sends to say that the client's request came over HTTPS.
@@ -428,22 +437,16 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # Each queue gets its own exchange and routing key; a bare Queue("bulk") would
 # be bound to the default exchange and key, and so receive interactive tasks.
+#
+# `interactive` is work someone waits on, `bulk` backfills and whole uploads, and `sweep`
+# the periodic sweep of analysis jobs alone: it is consumed by a worker of its own (one
+# process, no reviews), so that it never waits behind a backlog, nor behind a review
+# holding every process of the other workers (scripts/serve starts both kinds).
 CELERY_TASK_QUEUES = tuple(
-    Queue(name, Exchange(name), routing_key=name) for name in ("interactive", "bulk")
+    Queue(name, Exchange(name), routing_key=name) for name in ("interactive", "bulk", "sweep")
 )
 CELERY_TASK_DEFAULT_QUEUE = "interactive"
-
-# The periodic sweep finds analysis jobs that a lost worker or a lost message left
-# behind (analysis/models.py). `scripts/serve` runs beat inside its worker (-B); in
-# production run exactly one beat (`celery -A euchre_site beat`) for the whole site.
-CELERY_BEAT_SCHEDULE = {
-    "sweep-analysis-jobs": {
-        "task": "analysis.tasks.sweep_analysis_jobs",
-        "schedule": 60.0,
-        # A sweep nobody ran within the minute is replaced by the next one.
-        "options": {"queue": "interactive", "expires": 55},
-    },
-}
+CELERY_TASK_ROUTES = {"analysis.tasks.sweep_analysis_jobs": {"queue": "sweep"}}
 
 # Cache ----------------------------------------------------------------------
 
@@ -494,15 +497,37 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # A running job holds a lease that its worker renews while it lives (a heartbeat at
 # each quarter, and each save of progress); the sweep queues again a running job
 # whose lease ran out (its worker died).
-ANALYSIS_LEASE_SECONDS = int(os.environ.get("ANALYSIS_LEASE_SECONDS") or "120")
-# The sweep sends again a queued job that no worker started within its queue's
-# wait, which doubles at each sending so that a long backlog is not flooded.
-ANALYSIS_QUEUE_WAIT_SECONDS = {"interactive": 120, "bulk": 1800}
+# A minute: with the sweep every half minute, a dead worker's job is running again within
+# a minute and a half.
+ANALYSIS_LEASE_SECONDS = _env_seconds("ANALYSIS_LEASE_SECONDS", 60)
+# How often beat sends the sweep (on its own queue, see CELERY_TASK_QUEUES): a few indexed
+# queries and a look at the broker's canary, so often is cheap.
+ANALYSIS_SWEEP_SECONDS = _env_seconds("ANALYSIS_SWEEP_SECONDS", 30)
+# The sweep sends again a queued job that no worker started within its queue's wait
+# (the broker lost the message, say), which doubles at each sending, up to the most, so
+# that a long backlog is not flooded with copies. A sweep that finds the broker lost every
+# message it held (analysis/tasks.py: the canary) sends every queued job again at once.
+ANALYSIS_RESEND_SECONDS = {
+    "interactive": _env_seconds("ANALYSIS_RESEND_INTERACTIVE_SECONDS", 120),
+    "bulk": _env_seconds("ANALYSIS_RESEND_BULK_SECONDS", 300),
+}
+ANALYSIS_RESEND_MAX_SECONDS = _env_seconds("ANALYSIS_RESEND_MAX_SECONDS", 1800)
 # Claims of a job by a worker before it is marked failed (transient errors and
 # lost workers count; a permanent error fails the job at once).
 ANALYSIS_MAX_ATTEMPTS = 3
 # A review running longer than this is stopped and its job failed.
 ANALYSIS_TIME_LIMIT_SECONDS = 600
+
+# Beat runs in the sweep's own worker (`celery worker -B -Q sweep`, as scripts/serve
+# starts it): one beat for the whole site.
+CELERY_BEAT_SCHEDULE = {
+    "sweep-analysis-jobs": {
+        "task": "analysis.tasks.sweep_analysis_jobs",
+        "schedule": float(ANALYSIS_SWEEP_SECONDS),
+        # A sweep nobody ran before the next is due is replaced by it.
+        "options": {"queue": "sweep", "expires": max(1, ANALYSIS_SWEEP_SECONDS - 5)},
+    },
+}
 
 # Limits on abuse --------------------------------------------------------------
 
@@ -535,7 +560,7 @@ RATE_LIMIT_RATES = {
     "password_reset_email": "3/h",  # reset e-mails asked for, per e-mail address
     "upload": "60/h",  # uploads (page and API), per user
     "analysis": "30/h",  # analyses asked for (page and API), per user
-    "analysis_samples": "10000/h",  # samples of the analyses queued, per user
+    "analysis_samples": "12000/h",  # samples of the analyses queued, per user (30 at 400)
     "quiz_anonymous": "30/m",  # quiz and practice questions, per address
     "quiz_user": "60/m",  # quiz and practice questions, per signed-in user
 }

@@ -37,7 +37,15 @@ from .serializers import (
     UploadErrorSerializer,
     UploadResultSerializer,
 )
-from .uploads import MAX_HANDS, MAX_UPLOAD_BYTES, ParsedUpload, parse_records, parse_upload
+from .uploads import (
+    MAX_HANDS,
+    MAX_UPLOAD_BYTES,
+    ParsedUpload,
+    parse_records,
+    parse_upload,
+    player_id_of,
+    seats_of_player,
+)
 
 
 class HandPagination(PageNumberPagination):
@@ -110,12 +118,16 @@ def _filter_parameters() -> list[OpenApiParameter]:
     description=(
         "The same formats as the upload page. Send one of `record` (a hand record), "
         "`records` (a list of them) or `text` (a JSON record or list, JSON Lines, the text "
-        "notation or an EGN match; `format` is detected when left out). At most "
-        f"{MAX_UPLOAD_BYTES // 1_000_000} MB and {MAX_HANDS} hands a request. All or nothing: "
-        "when any hand is invalid nothing is stored and the answer is 400 with every "
-        "problem, naming the hand (its index from 0) and the field. A hand you already "
-        "have is not stored twice. 201 when any hand was stored, 200 when you had them all. "
-        "Several hands, or an EGN match, are stored as a match."
+        "notation, an EGN match, an EMN series or Trickster's PTN; `format` is detected when "
+        f"left out). At most {MAX_UPLOAD_BYTES // 1_000_000} MB and {MAX_HANDS} hands a "
+        "request. Hands you write (records, the notation) are all or nothing: when any is "
+        "invalid nothing is stored and the answer is 400 with every problem, naming the hand "
+        "(its index from 0) and the field. A recorded match (EGN, EMN, PTN) keeps its legal "
+        "deals: the irregular ones are left out and listed in `skipped`, and it is a 400 only "
+        "when none is left. `player` names the player you were in a file that names its "
+        "players (else `seat` says where you sat). A hand you already have is not stored "
+        "twice. 201 when any hand was stored, 200 when you had them all. Several hands, or a "
+        "match file, are stored as a match (an EMN series: a match for each game)."
     ),
     request=HandUploadSerializer,
     responses={
@@ -166,22 +178,44 @@ def _upload(request: Request) -> Response:
             *(problem.to_json() for problem in upload.problems),
             *(h.error.to_json(h.index) for h in upload.hands if h.error is not None),
         ]
-        return Response(
-            {"detail": "Nothing was stored: correct these hands.", "errors": errors},
-            status=status.HTTP_400_BAD_REQUEST,
-        )
+        detail = "Nothing was stored: correct these hands."
+        if upload.keeps_good_hands and not upload.problems:
+            detail = "Nothing was stored: no deal of this file could be imported."
+        return Response({"detail": detail, "errors": errors}, status=status.HTTP_400_BAD_REQUEST)
+    player_seats: list[str | None] = []
+    player_id = ""
+    if "player" in data:
+        player_seats, problem = seats_of_player(upload, data["player"])
+        if problem:
+            error = {"index": None, "hand": "", "field": "player", "message": problem}
+            return Response(
+                {"detail": f"Nothing was stored: {problem}", "errors": [error]},
+                status=status.HTTP_400_BAD_REQUEST,
+            )
+        player_id = player_id_of(upload, data["player"])
     result = Hand.objects.store_upload(
-        request.user, upload, seat=data["seat"], title=data.get("title", "")
+        request.user,
+        upload,
+        seat=data["seat"],
+        title=data.get("title", ""),
+        player_seats=player_seats,
+        player_id=player_id,
     )
     body = {
         "created": result.created,
         "existing": result.existing,
         "match": None if result.match is None else result.match.pk,
+        "matches": [match.pk for match in result.matches],
+        "series": None if result.series is None else result.series.pk,
+        "skipped": [h.error.to_json(h.index) for h in result.skipped if h.error is not None],
+        "notes_added": result.notes_added,
         "hands": HandSerializer(result.hands, many=True, context={"request": request}).data,
     }
     if not result.created:
         return Response(body, status=status.HTTP_200_OK)
-    if result.match is None:
+    if result.series is not None:
+        where = f"{reverse('api:hands')}?series={result.series.pk}"
+    elif result.match is None:
         where = reverse("api:hand", args=[result.hands[0].pk])
     else:
         where = f"{reverse('api:hands')}?match={result.match.pk}"

@@ -1,25 +1,32 @@
 """A hand as a download: its JSON record, the text notation, its analysis, or EGN with the
-review's marks as EGN annotations."""
+review's marks and the comments as EGN annotations.
+
+Every EGN download is valid under EGN 1.4's schema (``games.engine.egn_limits``): what
+does not fit is cut, split or, for a long match, put into several files."""
 
 from __future__ import annotations
 
+import io
 import json
+import zipfile
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 
 from django.utils.text import slugify
 
 from analysis.solver.review import Review
-from games.engine.cards import Seat
-from games.engine.egn import EgnAnnotation, write_egn
+from games.engine.cards import Seat, Team
+from games.engine.egn import EgnAnnotation, EgnPlayer, with_file_data, write_egn_files
+from games.engine.egn_limits import DEALS_PER_FILE, DESCRIPTION_LENGTH, fit
+from games.engine.emn import write_emn
 from games.engine.errors import EgnWriteError
 from games.engine.hand import Call, Discard, Play
 from games.engine.notation import format_notation
 from games.engine.record import HandRecord, parse_record
 
-from .models import Hand, HandComment, Match
+from .models import Hand, HandComment, Match, MatchSeries, player_of
 
 FORMATS = ("json", "text", "analysis", "egn")
 
@@ -30,7 +37,7 @@ class ExportUnavailable(Exception):
 
 @dataclass(frozen=True)
 class Export:
-    content: str
+    content: str | bytes
     content_type: str
     filename: str
 
@@ -88,11 +95,18 @@ def comment_annotations(record: HandRecord, comments: Iterable[HandComment]) -> 
         if not 0 <= comment.step < len(positions):
             continue
         kind, index = positions[comment.step]
-        prefix = f"Comment by {comment.author.username}"
-        if isinstance(history[comment.step][1], Discard):
-            prefix += " on the dealer's discard"
-        out.append(EgnAnnotation(kind, index, None, f"{prefix}: {comment.text}"))
+        on_discard = isinstance(history[comment.step][1], Discard)
+        prefix = comment_prefix(comment.author.username, on_discard=on_discard)
+        out.append(EgnAnnotation(kind, index, None, prefix + comment.text))
     return out
+
+
+def comment_prefix(username: str, *, on_discard: bool = False) -> str:
+    """What the EGN export puts before a comment's text: ``Comment by ann: `` (``Comment
+    by ann on the dealer's discard: ``). It counts towards EGN's 1,024 characters a
+    string, so the comment's own limit leaves room for it (``games.comments``)."""
+    where = " on the dealer's discard" if on_discard else ""
+    return f"Comment by {username}{where}: "
 
 
 def export_hand(hand: Hand, fmt: str, *, with_comments: bool = False) -> Export:
@@ -106,7 +120,7 @@ def export_hand(hand: Hand, fmt: str, *, with_comments: bool = False) -> Export:
     if fmt == "text":
         return Export(format_notation(hand.record), "text/plain; charset=utf-8", f"{name}.txt")
     if fmt == "analysis":
-        result = hand.latest_result()
+        result = hand.shown_result()
         if result is None:
             raise ExportUnavailable("This hand has no finished review yet.")
         data = {
@@ -119,58 +133,202 @@ def export_hand(hand: Hand, fmt: str, *, with_comments: bool = False) -> Export:
             json.dumps(data, indent=2) + "\n", "application/json", f"{name}-analysis.json"
         )
     if fmt == "egn":
-        return Export(_egn(hand, with_comments), "application/json", f"{name}.egn")
+        return _egn(hand, name, with_comments)
     raise ExportUnavailable(f"Unknown format {fmt!r}: choose one of {', '.join(FORMATS)}.")
 
 
-def _egn(hand: Hand, with_comments: bool) -> str:
-    players = [seat.word for seat in Seat]
+def _egn(hand: Hand, name: str, with_comments: bool) -> Export:
+    """One hand as an EGN match of one deal: its match's players, date and ids where it
+    came from a file, the score before it where the match knows it."""
+    match = hand.match
+    players: list[EgnPlayer] = [EgnPlayer(seat.word) for seat in Seat]
     index = "NESW".find(hand.seat)
-    if index >= 0:
-        players[index] += " (me)"
-    return _egn_of(
+    if match is not None and match.player_names:
+        players = [player_of(p) for p in match.players]
+    elif index >= 0:
+        players[index] = EgnPlayer(players[index].name + " (me)")
+    files = _egn_data(
         [hand],
         title=str(hand),
-        date=hand.created,
+        description="",
+        date=(match.date if match is not None else "") or _when(hand.created),
         players=players,
+        initial_score=_score_before(hand),
         what="This hand",
         with_comments=with_comments,
     )
+    for data in files:
+        with_file_data(
+            data,
+            game_id=match.game_id if match is not None else "",
+            roster=players if match is not None and match.player_names else (),
+            lines=[hand.file_lines],
+        )
+    return _files_export(name, files)
+
+
+def _when(moment: datetime) -> str:
+    return moment.strftime("%Y-%m-%dT%H:%M")
+
+
+def _score_before(hand: Hand) -> tuple[int, int]:
+    """The score before ``hand`` in its match: the match's starting score and what each
+    earlier deal scored, when every earlier deal of the file is there; else 0-0."""
+    match = hand.match
+    if match is None or hand.number_in_match is None:
+        return (0, 0)
+    position = hand.number_in_match - 1
+    earlier = list(match.hands.filter(number_in_match__lt=hand.number_in_match))
+    left_out = [s for s in match.skipped if int(s.get("position", 0)) < position]
+    if left_out or len(earlier) != position:
+        return (0, 0)
+    ns, ew = match.initial_score
+    for other in earlier:
+        points = parse_record(other.record).state.result().points or {}
+        ns += points.get(Team.NS, 0)
+        ew += points.get(Team.EW, 0)
+    return (ns, ew)
 
 
 def export_match(match: Match) -> Export:
-    """A whole uploaded match as one EGN file, its hands in order, each with its review's
-    marks and its comments: it opens in other EGN tools as the match it came from, reviewed.
-    Only the match's owner exports it, so the comments go along."""
+    """A whole uploaded match as EGN, its hands in order, each with the file's
+    annotations and alternative lines, its review's marks and its comments; with the
+    match's players, date, score, ``gameId`` and description as the file gave them, and
+    the file's deals that were not imported put back where they were: it opens in other
+    EGN tools as the match it came from, reviewed. Only the match's owner exports it, so
+    the comments go along.
+
+    One EGN file holds at most 100 deals under one set of rules, so a longer match (or one
+    whose hands' rules differ) downloads as a zip of numbered EGN files, ``name-1.egn``,
+    ``name-2.egn``…, each a part of the match in order
+    (:func:`games.engine.egn.write_egn_files`)."""
     hands = list(match.hands.order_by("number_in_match", "id"))
     if not hands:
         raise ExportUnavailable("This match has no hands left.")
     name = slugify(str(match)) or f"match-{match.pk}"
-    text = _egn_of(
+    return _files_export(name, _match_egn(match, hands))
+
+
+def _match_egn(match: Match, hands: list[Hand]) -> list[dict[str, Any]]:
+    """The match as its EGN files (one unless it must be split), each with what the file
+    it came from held for the deals it has."""
+    players = [player_of(p) for p in match.players] if match.player_names else []
+    kept = _kept_deals(match, hands)
+    files = _egn_data(
         hands,
+        others=_others(kept, len(hands)),
         title=str(match),
-        date=match.created,
-        players=[seat.word for seat in Seat],
+        description=match.description,
+        date=match.date or _when(match.created),
+        players=players or [EgnPlayer(seat.word) for seat in Seat],
+        initial_score=match.initial_score,
         what="This match",
         with_comments=True,
     )
-    return Export(text, "application/json", f"{name}.egn")
+    start = 0
+    for number, data in enumerate(files, start=1):
+        end = start + len(data.get("deals", []))
+        last = number == len(files)
+        inside = _kept_in(kept, start, end, last)
+        room = DEALS_PER_FILE - (end - start)
+        if len(inside) > room:
+            # More left-out deals around one hand than a file holds: those past the
+            # hundredth are not written back, and the description says so.
+            left = len(inside) - room
+            inside = inside[:room]
+            note = f"{left} more deal{'s' if left != 1 else ''} of the file that were not "
+            note += "imported are not written back: an EGN file holds 100 deals."
+            metadata = data["metadata"]
+            metadata["description"] = fit(f"{note} {metadata['description']}", DESCRIPTION_LENGTH)
+        with_file_data(
+            data,
+            game_id=match.game_id,
+            final_score=match.final_score if last else None,
+            roster=players,
+            lines=[hand.file_lines for hand in hands[start:end]],
+            kept_deals=inside,
+        )
+        start = end
+    return files
 
 
-def _egn_of(
+def _kept_deals(match: Match, hands: list[Hand]) -> list[tuple[int, dict[str, Any]]]:
+    """The file's deals that were not imported, in the file's order, each with the number
+    of the match's hands that came before it in the file."""
+    places = sorted(h.number_in_match - 1 for h in hands if h.number_in_match is not None)
+    kept = sorted(
+        (int(s.get("position", 0)), s["raw"])
+        for s in match.skipped
+        if isinstance(s, dict) and isinstance(s.get("raw"), dict)
+    )
+    return [(sum(1 for p in places if p < position), raw) for position, raw in kept]
+
+
+def _others(kept: list[tuple[int, dict[str, Any]]], hands: int) -> list[int]:
+    """How many left-out deals go into the file of each hand: those just before it (the
+    last hand takes those after every hand too), as :func:`_kept_in` places them."""
+    out = [0] * hands
+    for before, _ in kept:
+        out[min(before, hands - 1)] += 1
+    return out
+
+
+def _kept_in(
+    kept: list[tuple[int, dict[str, Any]]], start: int, end: int, last: bool
+) -> list[tuple[int, dict[str, Any]]]:
+    """The left-out deals that fall among hands ``start``…``end`` of the match (and, in
+    its last part, those after every hand), each placed among that part's deals."""
+    inside = [
+        (before, raw) for before, raw in kept if start <= before < end or (last and before >= end)
+    ]
+    return [(before - start + k, raw) for k, (before, raw) in enumerate(inside)]
+
+
+def export_series(series: MatchSeries) -> Export:
+    """A whole uploaded series as one EMN file: each game's match as its EGN game (as
+    :func:`export_match` writes it), with the series' register of players."""
+    games = list(series.games.order_by("number_in_series", "id"))
+    written: list[tuple[list[EgnPlayer], dict[str, Any]]] = []
+    for match in games:
+        hands = list(match.hands.order_by("number_in_match", "id"))
+        if hands:
+            seats = [player_of(p) for p in match.players] if match.player_names else []
+            seats = seats or [EgnPlayer(s.word) for s in Seat]
+            # A game of more than 100 deals goes in as its parts, each a game of the series.
+            written.extend((seats, part) for part in _match_egn(match, hands))
+    if not written:
+        raise ExportUnavailable("This series has no hands left.")
+    data = write_emn(
+        written,
+        title=str(series),
+        description=series.description,
+        date=series.date,
+        series_id=series.series_id,
+        roster=[player_of(p) for p in series.players],
+        format=series.format,
+        result=series.result,
+    )
+    name = slugify(str(series)) or f"series-{series.pk}"
+    return Export(json.dumps(data, indent=2) + "\n", "application/json", f"{name}.emn")
+
+
+def _egn_data(
     hands: list[Hand],
     *,
     title: str,
-    date: datetime,
-    players: list[str],
+    description: str,
+    date: str,
+    players: list[EgnPlayer],
+    initial_score: tuple[int, int],
     what: str,
     with_comments: bool,
-) -> str:
+    others: list[int] | None = None,
+) -> list[dict[str, Any]]:
     records = [parse_record(hand.record) for hand in hands]
     reviews = [hand.review() for hand in hands]
     notes = [
-        review_annotations(record, review) if review is not None else []
-        for record, review in zip(records, reviews, strict=True)
+        hand.notes_from_file() + (review_annotations(record, review) if review else [])
+        for hand, record, review in zip(hands, records, reviews, strict=True)
     ]
     if with_comments:
         comments: dict[int, list[HandComment]] = {}
@@ -178,22 +336,37 @@ def _egn_of(
             comments.setdefault(comment.hand_id, []).append(comment)
         for at, (hand, record) in enumerate(zip(hands, records, strict=True)):
             notes[at] = notes[at] + comment_annotations(record, comments.get(hand.pk, []))
-    reviewed = sum(review is not None for review in reviews)
-    if reviewed == len(hands):
-        marks = " with its review's marks." if len(hands) == 1 else " with the reviews' marks."
-    elif reviewed:
-        marks = f", {reviewed} of its {len(hands)} hands with their reviews' marks."
-    else:
-        marks = "."
+    if not description:
+        reviewed = sum(review is not None for review in reviews)
+        if reviewed == len(hands):
+            marks = " with its review's marks." if len(hands) == 1 else " with the reviews' marks."
+        elif reviewed:
+            marks = f", {reviewed} of its {len(hands)} hands with their reviews' marks."
+        else:
+            marks = "."
+        description = "Exported from Euchre School" + marks
     try:
-        match = write_egn(
+        return write_egn_files(
             records,
             title=title,
-            description="Exported from Euchre School" + marks,
-            date=date.strftime("%Y-%m-%dT%H:%M"),
-            players=players,
+            description=description,
+            date=date,
+            players=[player.name for player in players],
+            initial_score=initial_score,
             annotations=notes,
+            others=others or (),
         )
     except EgnWriteError as error:
         raise ExportUnavailable(f"{what} cannot be written as EGN: {error}.") from None
-    return json.dumps(match, indent=2) + "\n"
+
+
+def _files_export(name: str, files: list[dict[str, Any]]) -> Export:
+    """One EGN file as it is; the parts of a long match as numbered EGN files in a zip."""
+    texts = [json.dumps(egn, indent=2) + "\n" for egn in files]
+    if len(texts) == 1:
+        return Export(texts[0], "application/json", f"{name}.egn")
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for number, text in enumerate(texts, start=1):
+            archive.writestr(f"{name}-{number}.egn", text)
+    return Export(buffer.getvalue(), "application/zip", f"{name}.zip")

@@ -9,11 +9,19 @@ from django.core.exceptions import ValidationError
 from django.core.validators import ProhibitNullCharactersValidator
 from django.utils.deconstruct import deconstructible
 
+from games.engine.egn_limits import TITLE_LENGTH
 from games.engine.rules import DEFAULT_PRESET, PRESET_LABELS, PRESETS, Points, Rules
 
 from .models import COMMENT_LENGTH, Level
 from .text import control_characters, describe
-from .uploads import MAX_UPLOAD_BYTES, ParsedUpload, decode_upload, parse_upload
+from .uploads import (
+    MAX_UPLOAD_BYTES,
+    ParsedUpload,
+    decode_upload,
+    parse_upload,
+    player_id_of,
+    seats_of_player,
+)
 
 
 @deconstructible
@@ -230,44 +238,85 @@ class StartGameForm(forms.Form):
 SEAT_CHOICES = [("N", "North"), ("E", "East"), ("S", "South"), ("W", "West")]
 
 
+NONE_OF_THEM = "-"
+"""The answer to "which player are you" of someone who was not at the table."""
+
+
 class UploadForm(forms.Form):
     """Hands to upload, pasted or in a file; checked whole by :func:`parse_upload`.
 
     After :meth:`is_valid`, :attr:`upload` holds what was read (also when some hands are
-    invalid, so that the page can show each hand's problem beside it).
+    invalid, so that the page can show each hand's problem beside it). A file that names
+    its players is asked about once more: which of them the uploader is
+    (:attr:`asks_player`); that second form carries the text read (``text``, and the
+    file's name in ``filename`` for its format) with the answer in ``player``.
     """
 
     text = forms.CharField(
         label="Paste hands",
         required=False,
         widget=forms.Textarea(attrs={"rows": 10, "spellcheck": "false", "autocomplete": "off"}),
-        help_text="A JSON record, a JSON list of records, JSON Lines, the text notation "
-        "or an EGN match.",
+        help_text="A JSON record, a JSON list of records, JSON Lines, the text notation, "
+        "an EGN match, an EMN series or Trickster's PTN.",
     )
     file = forms.FileField(
         label="Or choose a file",
         required=False,
-        help_text=".json, .jsonl, .egn or a text file in the notation.",
+        help_text=".json, .jsonl, .egn, .emn, .ptn or a text file in the notation.",
     )
     seat = forms.ChoiceField(
         label="Your seat",
         choices=SEAT_CHOICES,
         initial="S",
-        help_text="Where you sat in these hands: the review and the filters follow it.",
+        help_text="Where you sat in these hands: the review and the filters follow it. A "
+        "file that names its players asks which of them you are instead.",
     )
     title = forms.CharField(
         label="Title",
         required=False,
-        max_length=200,
-        help_text="Optional. Several hands or a match: the match's name.",
+        max_length=TITLE_LENGTH,
+        help_text="Optional. Several hands or a match: the match's name "
+        f"(at most {TITLE_LENGTH} characters, as in EGN).",
+        error_messages={
+            "max_length": "A title has at most %(limit_value)d characters, the most an EGN "
+            "file takes (this one has %(show_value)d)."
+        },
     )
+    player = forms.CharField(
+        label="Which player are you?",
+        required=False,
+        max_length=200,
+        help_text="Your review, the filters and the exports follow the player you were.",
+    )
+    filename = forms.CharField(required=False, max_length=255, widget=forms.HiddenInput)
+    confirm = forms.BooleanField(required=False, widget=forms.HiddenInput)
 
     upload: ParsedUpload | None = None
+    player_seats: list[str | None]
+    """The uploader's seat in each game of the file, once they said which player they are."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         # The pasted text is read by the parsers, which name what is wrong in it.
         refuse_control_characters(self.fields["title"])
+        refuse_control_characters(self.fields["player"])
+        self.player_seats = []
+
+    @property
+    def asks_player(self) -> bool:
+        """The upload may be stored, and names players: ask which one the uploader is."""
+        return (
+            self.upload is not None
+            and self.upload.ok
+            and bool(self.upload.player_names)
+            and not self.player_seats
+            and not (self.is_bound and self.data.get("player") == NONE_OF_THEM)
+        )
+
+    def player_choices(self) -> list[tuple[str, str]]:
+        """The answers to "which player are you": each name, then none of them."""
+        names = self.upload.player_names if self.upload is not None else ()
+        return [*((name, name) for name in names), (NONE_OF_THEM, "None of them")]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -275,6 +324,7 @@ class UploadForm(forms.Form):
         upload_file = data.get("file")
         if text.strip() and upload_file:
             raise forms.ValidationError("Paste hands or choose a file, not both.")
+        filename = data.get("filename") or ""
         if upload_file:
             # Bounded before reading: the size is known from the request's headers.
             if upload_file.size > MAX_UPLOAD_BYTES:
@@ -285,21 +335,41 @@ class UploadForm(forms.Form):
             except ValueError as error:
                 self.add_error("file", f"This file cannot be read: {error}.")
                 return data
+            filename = getattr(upload_file, "name", "") or ""
         elif not text.strip():
             raise forms.ValidationError("Paste hands or choose a file.")
-        self.upload = parse_upload(text, filename=getattr(upload_file, "name", "") or "")
+        data["text"], data["filename"] = text, filename
+        self.upload = parse_upload(text, filename=filename)
         field_name = "file" if upload_file else "text"
         for problem in self.upload.problems:
             self.add_error(field_name, _sentence(str(problem)))
         bad = sum(1 for hand in self.upload.hands if hand.error is not None)
-        if bad:
+        if bad and not self.upload.ok:
             total = len(self.upload.hands)
-            self.add_error(
-                None,
-                f"{bad} of the {total} hand{'s' if total != 1 else ''} "
-                f"{'has' if bad == 1 else 'have'} errors: see the list below.",
-            )
+            if self.upload.keeps_good_hands and not self.upload.problems:
+                message = (
+                    f"None of the {total} deal{'s' if total != 1 else ''} of this file could "
+                    "be imported: see the list below."
+                )
+            else:
+                message = (
+                    f"{bad} of the {total} hand{'s' if total != 1 else ''} "
+                    f"{'has' if bad == 1 else 'have'} errors: see the list below."
+                )
+            self.add_error(None, message)
+        player = " ".join((data.get("player") or "").split())
+        if self.upload.ok and data.get("confirm") and player and player != NONE_OF_THEM:
+            seats, why = seats_of_player(self.upload, player)
+            if why:
+                self.add_error("player", why)
+            self.player_seats = seats
         return data
+
+    def player_id(self) -> str:
+        """The register id (of an EMN series) of the player the uploader said they are."""
+        if self.upload is None or not self.player_seats:
+            return ""
+        return player_id_of(self.upload, self.cleaned_data.get("player", ""))
 
 
 def _sentence(text: str) -> str:
@@ -356,6 +426,9 @@ class HandFilterForm(forms.Form):
     # A row id is a 64-bit integer: a bigger number names no match, and the database
     # could not even compare it.
     match = forms.IntegerField(
+        required=False, min_value=1, max_value=2**63 - 1, widget=forms.HiddenInput
+    )
+    series = forms.IntegerField(
         required=False, min_value=1, max_value=2**63 - 1, widget=forms.HiddenInput
     )
 

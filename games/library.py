@@ -47,6 +47,11 @@ def filter_hands(hands: HandQuerySet, filters: Mapping[str, Any]) -> HandQuerySe
     if match := filters.get("match"):
         # A match's hands read best in the order they were dealt.
         hands = hands.filter(match_id=match).order_by("number_in_match", "id")
+    if series := filters.get("series"):
+        # A series' hands: game by game, each in the order dealt.
+        hands = hands.filter(match__series_id=series).order_by(
+            "match__number_in_series", "match_id", "number_in_match", "id"
+        )
     return hands
 
 

@@ -3,9 +3,9 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from django.conf import settings
 from django.db import IntegrityError, models, transaction
@@ -15,16 +15,18 @@ from analysis.solver.review import Review, ReviewParams
 from games.bots import BOTS, observe
 from games.engine.actions import format_action, parse_action
 from games.engine.cards import Seat, Team, parse_seat
+from games.engine.egn import EgnAnnotation, EgnPlayer
 from games.engine.errors import ActionError, IllegalActionError
 from games.engine.game import Game
 from games.engine.hand import Action, Discard, HandState, Phase, Play
 from games.engine.record import HandRecord, parse_record, record_from_state
 from games.engine.rules import Rules, format_rules, parse_rules
 from games.engine.words import card_text, control_label
+from games.uploads import GameInfo, SeriesInfo
 
 if TYPE_CHECKING:
     from accounts.models import User
-    from games.uploads import ParsedUpload
+    from games.uploads import ParsedHand, ParsedUpload
 
 
 def record_hash(canonical: dict[str, Any]) -> str:
@@ -81,6 +83,8 @@ class HandQuerySet(models.QuerySet["Hand"]):
         seat: str = "S",
         match: Match | None = None,
         number_in_match: int | None = None,
+        notes: Sequence[EgnAnnotation] = (),
+        lines: Sequence[dict[str, Any]] = (),
     ) -> tuple[Hand, bool]:
         """Check the record `data` (a record object, or a :class:`HandRecord` already
         checked), keep it in its canonical form and queue its analysis.
@@ -90,7 +94,8 @@ class HandQuerySet(models.QuerySet["Hand"]):
         as it is: the result is ``(hand, created)``. The analysis is sent to the broker
         once the transaction commits, on `queue`: ``interactive`` when someone waits for
         it, ``bulk`` for whole uploads. `seat` is the owner's seat; `match` and
-        `number_in_match` place an uploaded match's hands. Raises ``RecordError`` (a
+        `number_in_match` place an uploaded match's hands; `notes` and `lines` are the
+        annotations and alternative lines its file gave it. Raises ``RecordError`` (a
         ``ValueError``) with the field at fault when the record is invalid.
         """
         record = data if isinstance(data, HandRecord) else parse_record(data)
@@ -112,6 +117,8 @@ class HandQuerySet(models.QuerySet["Hand"]):
                     seat=seat,
                     match=match,
                     number_in_match=number_in_match,
+                    file_notes=[note_json(note) for note in notes],
+                    file_lines=list(lines),
                     **outcome_fields(record),
                 )
                 hand.request_analysis(queue=queue)
@@ -121,29 +128,55 @@ class HandQuerySet(models.QuerySet["Hand"]):
         return hand, True
 
     def store_upload(
-        self, owner: User, upload: ParsedUpload, *, seat: str = "S", title: str = ""
+        self,
+        owner: User,
+        upload: ParsedUpload,
+        *,
+        seat: str = "S",
+        title: str = "",
+        player_seats: Sequence[str | None] = (),
+        player_id: str = "",
     ) -> UploadResult:
-        """Store every hand of a checked upload, all or nothing, queueing their analyses.
+        """Store the hands of a checked upload, all or nothing, queueing their analyses.
 
-        Several hands (or an EGN file) become a :class:`Match` holding the new hands in
-        their order; hands the owner already has are left where they are and counted as
-        existing. One hand is queued on ``interactive``, several on ``bulk``.
+        Several hands (or a match file) become a :class:`Match` holding the new hands in
+        their order, with what the file said of the match (an EMN series: one match a
+        game, in a :class:`MatchSeries`); hands the owner already has are left where they
+        are, counted as existing, and given the file's annotations they lacked. A match
+        file's irregular deals are left out and listed (:attr:`Match.skipped`).
+        ``player_seats`` is the owner's seat in each game of the file, where they said
+        which player they were (:func:`games.uploads.seats_of_player`; ``player_id`` their
+        id in an EMN register), else ``seat``.
+        One hand is queued on ``interactive``, several on ``bulk``.
         """
         if not upload.ok:
-            raise ValueError("only a checked upload without errors can be stored")
-        queue = "bulk" if len(upload.hands) > 1 else "interactive"
-        result = UploadResult()
+            raise ValueError("only a checked upload that may be stored can be stored")
+        hands = upload.good_hands
+        queue = "bulk" if len(hands) > 1 else "interactive"
+        result = UploadResult(skipped=upload.skipped)
+        matches: dict[int, Match] = {}
         with transaction.atomic():
-            for parsed in upload.hands:
+            for parsed in hands:
                 assert parsed.record is not None
-                if upload.is_match and result.match is None:
+                game_seat = player_seats[parsed.game] if parsed.game < len(player_seats) else None
+                match = matches.get(parsed.game)
+                if upload.is_match and match is None:
                     digest = record_hash(parsed.record.canonical())
                     if not self.filter(owner=owner, record_hash=digest).exists():
-                        result.match = Match.objects.create(
-                            owner=owner,
-                            title=(title or upload.title)[:200],
-                            source=upload.format,
+                        if upload.series is not None and result.series is None:
+                            result.series = MatchSeries.objects.create_for_upload(
+                                owner, upload, title=title, owner_player=player_id
+                            )
+                        match = Match.objects.create_for_upload(
+                            owner,
+                            upload,
+                            parsed.game,
+                            title=title,
+                            owner_seat=game_seat or "",
+                            series=result.series,
                         )
+                        matches[parsed.game] = match
+                        result.matches.append(match)
                 if upload.is_match:
                     hand_title = parsed.title or (
                         f"{title}, hand {parsed.index + 1}" if title else ""
@@ -155,37 +188,44 @@ class HandQuerySet(models.QuerySet["Hand"]):
                     parsed.record,
                     title=hand_title,
                     queue=queue,
-                    seat=seat,
-                    match=result.match,
-                    number_in_match=parsed.index + 1 if result.match else None,
+                    seat=game_seat or seat,
+                    match=match,
+                    number_in_match=(parsed.number if upload.games else parsed.index) + 1
+                    if match
+                    else None,
+                    notes=parsed.notes,
+                    lines=parsed.lines,
                 )
+                if not created:
+                    result.notes_added += hand.add_file_data(parsed.notes, parsed.lines)
                 result.hands.append(hand)
                 if created:
                     result.created += 1
                 else:
                     result.existing += 1
+        result.match = result.matches[0] if result.matches else None
         return result
 
     def refresh_mistakes(self) -> int:
-        """Bring :attr:`Hand.mistakes` up to date with each hand's latest finished review.
+        """Give each hand with no review shown yet its record's latest finished review, and
+        count its mistakes from it (:attr:`Hand.mistakes`).
 
-        Only hands whose record's latest done analysis job is not the one counted are
-        read, so this is cheap when nothing changed. Returns the number of hands updated.
+        A hand keeps the review it shows (:attr:`Hand.mistakes_job_id`) when a newer one
+        is made: its owner switches to that one (:meth:`Hand.show_review`), so what a hand
+        shows never changes by itself. Only hands with no review shown, or one that is no
+        longer a finished review of their record, are read, so this is cheap when nothing
+        changed. Returns the number of hands updated.
         """
-        latest_done = (
-            AnalysisJob.objects.filter(
-                record_hash=models.OuterRef("record_hash"), status=AnalysisJob.Status.DONE
-            )
-            .order_by("-created", "-id")
-            .values("pk")[:1]
+        done = AnalysisJob.objects.filter(
+            record_hash=models.OuterRef("record_hash"),
+            status=AnalysisJob.Status.DONE,
+            result__isnull=False,
         )
+        latest_done = done.order_by("-created", "-id").values("pk")[:1]
+        shown_is_done = models.Exists(done.filter(pk=models.OuterRef("mistakes_job_id")))
         stale = (
-            self.annotate(latest_done=models.Subquery(latest_done))
-            .filter(latest_done__isnull=False)
-            .filter(
-                models.Q(mistakes_job_id__isnull=True)
-                | ~models.Q(mistakes_job_id=models.F("latest_done"))
-            )
+            self.annotate(latest_done=models.Subquery(latest_done), shown_is_done=shown_is_done)
+            .filter(latest_done__isnull=False, shown_is_done=False)
             .values_list("pk", "latest_done")
         )
         updated = 0
@@ -221,20 +261,196 @@ class UploadResult:
     created: int = 0
     existing: int = 0
     match: Match | None = None
-    """The match the new hands went into (several hands, or an EGN file)."""
+    """The match the new hands went into (several hands, or a match file); an EMN
+    series' first game."""
+    matches: list[Match] = field(default_factory=list)
+    """Every match made: one a game of a series."""
+    series: MatchSeries | None = None
+    skipped: list[ParsedHand] = field(default_factory=list)
+    """The irregular deals of a match file, left out, each with its error."""
+    notes_added: int = 0
+    """Annotations of the file added to hands the owner already had."""
+
+
+def note_json(note: EgnAnnotation) -> dict[str, Any]:
+    """An annotation of a file as :attr:`Hand.file_notes` keeps it."""
+    return {"kind": note.kind, "index": note.index, "label": note.label or "", "text": note.text}
+
+
+def note_of(data: dict[str, Any]) -> EgnAnnotation:
+    """An annotation :attr:`Hand.file_notes` keeps, as the EGN writer takes it."""
+    kind: Literal["call", "play"] = "call" if data.get("kind") == "call" else "play"
+    return EgnAnnotation(
+        kind, int(data.get("index", 0)), data.get("label") or None, str(data.get("text", ""))
+    )
+
+
+class MatchSeriesQuerySet(models.QuerySet["MatchSeries"]):
+    def create_for_upload(
+        self, owner: User, upload: ParsedUpload, *, title: str = "", owner_player: str = ""
+    ) -> MatchSeries:
+        """The series of an EMN upload, with what its file says of the whole series."""
+        info = upload.series or SeriesInfo()
+        return self.create(
+            owner=owner,
+            title=(title or info.title)[:200],
+            description=info.description,
+            date=info.date[:64],
+            series_id=info.series_id[:64],
+            players=[player_json(p) for p in info.roster],
+            format=info.format,
+            result=info.result,
+            owner_player=owner_player[:64],
+        )
+
+
+class MatchSeries(models.Model):
+    """Games uploaded together as one series (an EMN file): each game is a :class:`Match`."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="match_series"
+    )
+    title = models.CharField(max_length=200, blank=True)
+    description = models.TextField(blank=True)
+    date = models.CharField(
+        max_length=64, blank=True, help_text="When it was played, as the file gives it."
+    )
+    series_id = models.CharField(max_length=64, blank=True, help_text="The file's matchId.")
+    players = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="The file's register of players: name, id, ids ([id, source] pairs).",
+    )
+    format = models.JSONField(
+        null=True, blank=True, help_text="The file's matchFormat (type and target), as given."
+    )
+    result = models.JSONField(null=True, blank=True, help_text="The file's result, as given.")
+    owner_player = models.CharField(
+        max_length=64,
+        blank=True,
+        help_text="The register id of the player the owner said they were.",
+    )
+    created = models.DateTimeField(auto_now_add=True)
+
+    objects = MatchSeriesQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created", "-id"]
+        verbose_name_plural = "match series"
+
+    def __str__(self) -> str:
+        return self.title or f"Series {self.pk}"
+
+
+class MatchQuerySet(models.QuerySet["Match"]):
+    def create_for_upload(
+        self,
+        owner: User,
+        upload: ParsedUpload,
+        game: int,
+        *,
+        title: str = "",
+        owner_seat: str = "",
+        series: MatchSeries | None = None,
+    ) -> Match:
+        """The match of game ``game`` of ``upload`` (its only game, or one game of the EMN
+        ``series``), with what the file says of it and the deals of it left out."""
+        info = upload.games[game] if game < len(upload.games) else GameInfo()
+        skipped = [
+            {
+                "position": hand.number,
+                "hand": hand.label,
+                "field": hand.error.field,
+                "message": hand.error.message,
+                **({"raw": hand.raw} if hand.raw is not None else {}),
+            }
+            for hand in upload.skipped
+            if hand.game == game and hand.error is not None
+        ]
+        if series is None:
+            match_title = title or info.title or upload.title
+        else:
+            match_title = info.title or (f"{title}, game {info.number}" if title else "")
+        return self.create(
+            owner=owner,
+            title=match_title[:200],
+            source=upload.format,
+            description=info.description,
+            date=info.date[:64],
+            game_id=info.game_id[:64],
+            players=[player_json(p) for p in info.players],
+            owner_seat=owner_seat,
+            initial_score_ns=info.initial_score[0],
+            initial_score_ew=info.initial_score[1],
+            final_score_ns=None if info.final_score is None else info.final_score[0],
+            final_score_ew=None if info.final_score is None else info.final_score[1],
+            skipped=skipped,
+            import_notes=list(info.notes if upload.games else upload.notes),
+            series=series,
+            number_in_series=None if series is None else info.number,
+        )
+
+
+def player_json(player: EgnPlayer) -> dict[str, Any]:
+    """A player as :attr:`Match.players` keeps one."""
+    return {"name": player.name, "id": player.id, "ids": [list(pair) for pair in player.ids]}
+
+
+def player_of(data: dict[str, Any]) -> EgnPlayer:
+    """A player :attr:`Match.players` keeps, as the EGN writer takes one."""
+    ids = tuple((str(i), str(source)) for i, source in data.get("ids") or [])
+    return EgnPlayer(str(data.get("name", "")), str(data.get("id", "")), ids)
 
 
 class Match(models.Model):
-    """Hands uploaded together as one recorded match (an EGN file, a game's records)."""
+    """Hands uploaded together as one recorded match (an EGN file, a game's records), with
+    what the file said about the match besides its deals."""
 
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="matches"
     )
     title = models.CharField(max_length=200, blank=True)
     source = models.CharField(
-        max_length=20, blank=True, help_text="The format it came in: egn, jsonl, json, text."
+        max_length=20,
+        blank=True,
+        help_text="The format it came in: egn, emn, ptn, jsonl, json, text.",
     )
+    description = models.TextField(blank=True, help_text="The file's description, as given.")
+    date = models.CharField(
+        max_length=64, blank=True, help_text="When it was played, as the file gives it."
+    )
+    game_id = models.CharField(max_length=64, blank=True, help_text="The file's gameId.")
+    players = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="The players in seat order N, E, S, W: name, id, ids ([id, source] pairs); "
+        "empty when the file names none.",
+    )
+    owner_seat = models.CharField(
+        max_length=1,
+        blank=True,
+        help_text="The seat of the player the owner said they were (N, E, S or W), if any.",
+    )
+    initial_score_ns = models.IntegerField(default=0)
+    initial_score_ew = models.IntegerField(default=0)
+    final_score_ns = models.IntegerField(null=True, blank=True)
+    final_score_ew = models.IntegerField(null=True, blank=True)
+    skipped = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="The deals of the file that were not imported: position, hand, field, "
+        "message, and the deal itself (raw) where the file was EGN.",
+    )
+    import_notes = models.JSONField(
+        default=list, blank=True, help_text="What the reader ignored or inferred, in words."
+    )
+    series = models.ForeignKey(
+        MatchSeries, null=True, blank=True, on_delete=models.SET_NULL, related_name="games"
+    )
+    number_in_series = models.PositiveSmallIntegerField(null=True, blank=True)
     created = models.DateTimeField(auto_now_add=True)
+
+    objects = MatchQuerySet.as_manager()
 
     class Meta:
         ordering = ["-created", "-id"]
@@ -242,6 +458,36 @@ class Match(models.Model):
 
     def __str__(self) -> str:
         return self.title or f"Match {self.pk}"
+
+    @property
+    def player_names(self) -> list[str]:
+        """The players' names in seat order N, E, S, W; empty when the file named none."""
+        return [str(p.get("name", "")) for p in self.players] if len(self.players) == 4 else []
+
+    @property
+    def initial_score(self) -> tuple[int, int]:
+        return (self.initial_score_ns, self.initial_score_ew)
+
+    @property
+    def final_score(self) -> tuple[int, int] | None:
+        if self.final_score_ns is None or self.final_score_ew is None:
+            return None
+        return (self.final_score_ns, self.final_score_ew)
+
+    def seated_players(self) -> list[tuple[str, str, bool]]:
+        """Each seat's word, its player's name and whether the owner sat there, N first;
+        empty when the file named no players."""
+        names = self.player_names
+        if not names:
+            return []
+        words = ("North", "East", "South", "West")
+        return [(words[i], names[i], "NESW"[i] == self.owner_seat) for i in range(4)]
+
+    def name_of(self, seat: str) -> str:
+        """The name of the player in ``seat`` (``N``…), or ``""``."""
+        names = self.player_names
+        index = "NESW".find(seat)
+        return names[index] if names and index >= 0 else ""
 
 
 def new_share_token() -> str:
@@ -295,8 +541,21 @@ class Hand(models.Model):
         blank=True,
         help_text="Mistakes and blunders in the latest finished review; null until reviewed.",
     )
+    # The job is the one whose review the hand shows (Hand.shown_job): its first finished
+    # review, until its owner switches to another (Hand.show_review).
     mistakes_job_id = models.PositiveIntegerField(
         null=True, blank=True, help_text="The analysis job `mistakes` was counted from."
+    )
+    file_notes = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="The annotations of the file the hand came from: kind (call or play), "
+        "index (into the calls or the cards played, as EGN counts them), label, text.",
+    )
+    file_lines = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="The file's alternative lines of the hand, as EGN 1.4 writes them.",
     )
     share_token = models.CharField(
         max_length=43,
@@ -365,10 +624,63 @@ class Hand(models.Model):
         """The result of the latest finished analysis of the hand's record, if any."""
         return AnalysisJob.objects.latest_result(self.record_hash)
 
+    def reviews(self) -> models.QuerySet[AnalysisJob]:
+        """The finished analyses of the hand's record, the latest first."""
+        return self.analysis_jobs.filter(
+            status=AnalysisJob.Status.DONE, result__isnull=False
+        ).select_related("result")
+
+    def shown_job(self) -> AnalysisJob | None:
+        """The finished analysis whose review the hand shows: the one it keeps
+        (:attr:`mistakes_job_id`), else (before it keeps one) the latest."""
+        reviews = self.reviews()
+        if self.mistakes_job_id is not None:
+            kept = reviews.filter(pk=self.mistakes_job_id).first()
+            if kept is not None:
+                return kept
+        return reviews.first()
+
+    def shown_result(self) -> AnalysisResult | None:
+        """The result of :meth:`shown_job`, if any."""
+        job = self.shown_job()
+        return None if job is None else job.result
+
     def review(self) -> Review | None:
-        """The review of the latest finished analysis of the hand's record, if any."""
-        result = self.latest_result()
+        """The review the hand shows (:meth:`shown_job`), if any."""
+        result = self.shown_result()
         return None if result is None else result.as_review()
+
+    def add_file_data(
+        self, notes: Sequence[EgnAnnotation], lines: Sequence[dict[str, Any]] = ()
+    ) -> int:
+        """Add the annotations and alternative lines of another file of this hand that it
+        does not have yet (the same match uploaded again, annotated); returns how many
+        annotations were added."""
+        have = list(self.file_notes)
+        new_notes = [n for n in map(note_json, notes) if n not in have]
+        new_lines = [line for line in lines if line not in self.file_lines]
+        if new_notes or new_lines:
+            self.file_notes = [*have, *new_notes]
+            self.file_lines = [*self.file_lines, *new_lines]
+            self.save(update_fields=["file_notes", "file_lines"])
+        return len(new_notes)
+
+    def notes_from_file(self) -> list[EgnAnnotation]:
+        """The annotations of the file the hand came from, as the EGN writer takes them."""
+        return [note_of(note) for note in self.file_notes if isinstance(note, dict)]
+
+    def show_review(self, job: AnalysisJob) -> None:
+        """Show the finished analysis ``job`` of the hand's record from now on, and count
+        the hand's mistakes from it. Raises ``ValueError`` for any other job."""
+        if (
+            job.record_hash != self.record_hash
+            or job.status != AnalysisJob.Status.DONE
+            or job.result is None
+        ):
+            raise ValueError(f"analysis {job.pk} is not a finished review of this hand")
+        self.mistakes = job.result.as_review().mistakes
+        self.mistakes_job_id = job.pk
+        self.save(update_fields=["mistakes", "mistakes_job_id"])
 
     def share(self) -> str:
         """Give the hand a read-only link (keeping the one it has); returns its token."""

@@ -16,8 +16,8 @@ renders.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import urlencode
 
@@ -32,7 +32,8 @@ from analysis.solver.judgement import MARKS, Mark
 from analysis.solver.review import DecisionReview, Review, standard_policy
 from games.engine.actions import format_action, parse_action
 from games.engine.cards import ALL_CARDS, Card, Seat, Suit, Team, parse_seat
-from games.engine.errors import ActionError, IllegalActionError
+from games.engine.egn import EgnAnnotation, follow_line
+from games.engine.errors import ActionError, EgnError, IllegalActionError
 from games.engine.hand import (
     NT,
     Action,
@@ -76,6 +77,9 @@ class Params:
     share: str | None = None
     auto: str = ""
     """``1``: the solver plays the side line's next action; ``all``: it plays to the end."""
+    review: int | None = None
+    """The analysis job whose review to show, when the viewer chose one other than the
+    hand's own; checked by the view, which knows the hand's reviews."""
 
 
 def parse_params(
@@ -121,6 +125,8 @@ def page_url(base: str, params: Params, default_seat: Seat, **changes: Any) -> s
         query["line"] = ".".join(p.line)
     if p.auto:
         query["auto"] = p.auto
+    if p.review is not None:
+        query["review"] = str(p.review)
     if p.share:
         query["share"] = p.share
     return f"{base}?{urlencode(query)}"
@@ -142,8 +148,9 @@ def action_token(action: Action) -> str:
     """
     if isinstance(action, Play):
         return str(action.card)
-    if isinstance(action, Discard) and action.card is not None:
-        return "x" + str(action.card)
+    if isinstance(action, Discard):
+        # A line of the file may throw away the card the record leaves unknown.
+        return "x?" if action.card is None else "x" + str(action.card)
     return format_action(action).replace(" ", "-")
 
 
@@ -154,6 +161,8 @@ def parse_token(token: str) -> Action:
         return Play(ALL_CARDS_BY_TEXT[upper])
     if len(upper) == 3 and upper[0] == "X" and _CARD.match(upper[1:]):
         return Discard(ALL_CARDS_BY_TEXT[upper[1:]])
+    if upper == "X?":
+        return Discard(None)
     return parse_action(token.replace("-", " "))
 
 
@@ -168,6 +177,84 @@ def option_key(action: Action) -> str:
     if isinstance(action, Play | Discard):
         return "" if action.card is None else str(action.card)
     return call_label(action)
+
+
+# -- what the file said -------------------------------------------------------------------
+
+NOTE_MARKS = {
+    "[??]": "blunder",
+    "[?]": "mistake",
+    "[?!]": "inaccuracy",
+    "[!?]": "interesting",
+    "[!]": "good",
+    "[!!]": "brilliant",
+}
+"""EGN's annotation labels (``docs/annotations.md``) and the class each is shown with."""
+
+
+@dataclass(frozen=True)
+class NoteView:
+    """An annotation of the file the hand came from, as the page shows it."""
+
+    mark: str
+    """The label's glyph (``??``, ``!``…), or ``""``."""
+    cls: str
+    """The label's name (``blunder``, ``good``…), or ``""``."""
+    text: str
+    outside: bool = False
+    """About a call or card the record does not hold (the file's index is past its end)."""
+
+
+def note_view(label: str | None, text: str, *, outside: bool = False) -> NoteView:
+    if label in NOTE_MARKS:
+        return NoteView(label[1:-1], NOTE_MARKS[label], text, outside)
+    return NoteView("", "", text, outside)
+
+
+def steps_of_notes(record: HandRecord, notes: Sequence[EgnAnnotation]) -> dict[int, list[NoteView]]:
+    """The file's annotations by the step of the decision they are about: a call's note
+    on the step of that call, a card's on the step it is played. A note past the record's
+    last call or card goes on its last step, saying so."""
+    phases = record.state.history_phases
+    calls = [i for i, phase in enumerate(phases) if phase is Phase.AUCTION]
+    plays = [i for i, phase in enumerate(phases) if phase is Phase.PLAY]
+    out: dict[int, list[NoteView]] = {}
+    last = max(len(phases) - 1, 0)
+    for note in notes:
+        steps = calls if note.kind == "call" else plays
+        inside = 0 <= note.index < len(steps)
+        step = steps[note.index] if inside else last
+        out.setdefault(step, []).append(note_view(note.label, note.text, outside=not inside))
+    return out
+
+
+@dataclass(frozen=True)
+class FileLine:
+    """An alternative line of the file, as what-if tokens from the step it leaves the
+    record at, with its annotations by position in the tokens."""
+
+    step: int
+    tokens: tuple[str, ...]
+    notes: dict[int, list[NoteView]]
+    problem: str = ""
+
+
+def file_lines_of(record: HandRecord, lines: Sequence[dict[str, Any]]) -> list[FileLine]:
+    """The file's alternative lines that branch off this record (the others are left)."""
+    out = []
+    for line in lines:
+        try:
+            followed = follow_line(record, line)
+        except EgnError:
+            continue
+        if not followed.actions:
+            continue
+        notes: dict[int, list[NoteView]] = {}
+        for at, label, text in followed.notes:
+            notes.setdefault(at, []).append(note_view(label, text))
+        tokens = tuple(action_token(a) for a in followed.actions)
+        out.append(FileLine(followed.step, tokens, notes, followed.problem))
+    return out
 
 
 # -- the table ----------------------------------------------------------------------------
@@ -195,6 +282,8 @@ class MoveView:
     current: bool
     comments: int = 0
     """How many comments the decision has (counted only for those who may see them)."""
+    notes: int = 0
+    """How many annotations the file has on the decision."""
 
 
 @dataclass
@@ -225,6 +314,11 @@ class DecisionPanel:
     note: str = ""
     hidden: bool = False
     """Another seat's decision while the page shows only what the viewer saw."""
+    file_notes: list[NoteView] = field(default_factory=list)
+    """The file's annotations of this decision, beside the review's mark."""
+    file_lines: list[tuple[str, str, str]] = field(default_factory=list)
+    """The file's alternative lines that branch here: their first moves in words, the
+    URL that follows them, and their first note."""
 
 
 @dataclass
@@ -243,6 +337,17 @@ class SideLine:
     """Why no choices are listed: the seat to act is not the viewer's, in the one-seat view."""
     result: dict[str, Any] | None = None
     result_words: str = ""
+    file_notes: list[list[NoteView]] = field(default_factory=list)
+    """On a line of the file: its annotations of each move of :attr:`moves`."""
+    file_next: str = ""
+    """On a line of the file: the URL of its next move."""
+    from_file: bool = False
+
+    @property
+    def annotated_moves(self) -> list[tuple[str, list[NoteView]]]:
+        """Each move in words with the file's notes of it (none off the file's lines)."""
+        notes = self.file_notes or [[] for _ in self.moves]
+        return list(zip(self.moves, notes, strict=False))
 
 
 @dataclass
@@ -285,8 +390,8 @@ class Page:
     play_on: list[tuple[str, str]] = field(default_factory=list)
     """At the end of an unfinished record: each legal next action and its side line's URL."""
     play_on_finish: str = ""
-    seen_from: list[tuple[Seat, str]] = field(default_factory=list)
-    """Each seat and the URL of the page seen from it."""
+    seen_from: list[tuple[Seat, str, str]] = field(default_factory=list)
+    """Each seat, the URL of the page seen from it, and its player's name (or "")."""
     view_urls: dict[str, str] = field(default_factory=dict)
     """Each view (``all``, ``seat``) and the URL of the page in it."""
     main_result: dict[str, Any] = field(default_factory=dict)
@@ -338,6 +443,9 @@ class Replay:
         record: dict[str, Any],
         review: Review | None = None,
         double_dummy: DoubleDummy | None = None,
+        *,
+        notes: Sequence[EgnAnnotation] = (),
+        lines: Sequence[dict[str, Any]] = (),
     ) -> None:
         self.record: HandRecord = parse_record(record)
         self.history: list[tuple[Seat, Action]] = list(self.record.state.history)
@@ -354,6 +462,10 @@ class Replay:
         """The hand's review, the one the page reads its marks and values from."""
         self.double_dummy = double_dummy
         """The deal's double-dummy table, stored with the review; never searched here."""
+        self.notes = steps_of_notes(self.record, notes)
+        """The annotations of the file the hand came from, by step."""
+        self.file_lines = file_lines_of(self.record, lines)
+        """The file's alternative lines, followed on the record."""
 
     @property
     def total(self) -> int:
@@ -415,7 +527,12 @@ class Replay:
                 return node, done, f"“{token[:30]}” is not a call or a card."
             if state.is_terminal or seat is None:
                 return node, done, "The hand is over: there is nothing more to play."
-            if action not in state.legal_actions():
+            unknown_discard = (
+                action == Discard(None)
+                and state.phase is Phase.DISCARD
+                and None in state.hands[seat]
+            )
+            if action not in state.legal_actions() and not unknown_discard:
                 try:
                     state.copy().apply(action)
                 except IllegalActionError as error:
@@ -497,10 +614,13 @@ def build_page(
     notes: list[str] | None = None,
     comment_counts: Mapping[int, int] | None = None,
     you: Seat | None = None,
+    names: Mapping[Seat, str] | None = None,
 ) -> Page:
     """Everything the replay page shows for ``params``; ``comment_counts`` (step → the
-    number of comments on that decision) marks the move list, and ``you`` is the
-    viewer's own seat, marked when the table is seen from it."""
+    number of comments on that decision) marks the move list, ``you`` is the
+    viewer's own seat, marked when the table is seen from it, and ``names`` the players'
+    names the file gave, beside their seats."""
+    names = names or {}
     notes = list(notes or [])
     comment_counts = comment_counts or {}
     total = replay.total
@@ -508,7 +628,7 @@ def build_page(
     if step != params.step:
         notes.append(f"This hand has {total} steps: showing step {step}.")
     step, line = replay.normalise(step, params.line)
-    params = Params(step, params.seat, params.view, line, params.share, "")
+    params = replace(params, step=step, line=line, auto="")
 
     def url(**changes: Any) -> str:
         return page_url(base, params, default_seat, **changes)
@@ -518,8 +638,9 @@ def build_page(
     if line:
         node, done, error = replay.branch(step, line)
         line = tuple(done)
-        params = Params(step, params.seat, params.view, line, params.share, "")
+        params = replace(params, step=step, line=line, auto="")
         side = _side_line(replay, node, params, url, error)
+        _follow_file_line(replay, side, step, line, url)
         if not line:  # nothing legal was left: back on the main line
             side = None
             notes.append(error)
@@ -541,6 +662,13 @@ def build_page(
     decision = None
     if side is None and step < total:
         decision = _decision_panel(replay, state, step, params, url, see_all)
+        if not decision.hidden:
+            decision.file_notes = replay.notes.get(step, [])
+            decision.file_lines = [
+                _line_offer(replay, file_line, url)
+                for file_line in replay.file_lines
+                if file_line.step == step
+            ]
 
     # The card about to be chosen carries its decision's mark in the hand.
     held_marks = {}
@@ -554,6 +682,7 @@ def build_page(
         viewer,
         face_up=list(Seat) if see_all else [viewer],
         you=you if you is viewer else None,
+        roles=names,
         turn=lambda seat: f"To {'act' if kind == 'call' else kind}",
         held_marks=held_marks,
         # A side line's cards are not the main line's: its marks do not apply to them.
@@ -596,6 +725,7 @@ def build_page(
             url(step=i, line=()),
             current=side is None and i == step,
             comments=comment_counts.get(i, 0),
+            notes=len(replay.notes.get(i, [])),
         )
         (moves if isinstance(action, Play | Discard) else auction).append(view)
 
@@ -656,11 +786,42 @@ def build_page(
         params=params,
         play_on=play_on,
         play_on_finish=url(auto="all") if play_on else "",
-        seen_from=[(seat, url(seat=seat)) for seat in Seat],
+        seen_from=[(seat, url(seat=seat), names.get(seat, "")) for seat in Seat],
         view_urls={view: url(view=view) for view in VIEWS},
         main_result=final.result().to_json(),
         main_outcome=result_text(final) if final.is_terminal else "",
     )
+
+
+def _line_offer(
+    replay: Replay, file_line: FileLine, url: Callable[..., str]
+) -> tuple[str, str, str]:
+    """A line of the file that branches at a step: its first moves, its URL, its first note."""
+    node, done, _ = replay.branch(file_line.step, file_line.tokens[:3])
+    moves = []
+    walk = node
+    for _ in done:
+        assert walk.parent is not None and walk.seat is not None and walk.action is not None
+        moves.append(describe(walk.seat, walk.action, walk.parent.state, discard_visible=True))
+        walk = walk.parent
+    moves.reverse()
+    words = " ".join(moves) + (" …" if len(file_line.tokens) > len(done) else "")
+    first = next(iter(file_line.notes.values()), [])
+    note = first[0].text if first else ""
+    return words, url(step=file_line.step, line=file_line.tokens[:1]), note
+
+
+def _follow_file_line(
+    replay: Replay, side: SideLine, step: int, line: tuple[str, ...], url: Callable[..., str]
+) -> None:
+    """On a line the file gives (so far), its notes beside each move, and its next move."""
+    for file_line in replay.file_lines:
+        if file_line.step == step and file_line.tokens[: len(line)] == line:
+            side.from_file = True
+            side.file_notes = [file_line.notes.get(i, []) for i in range(len(line))]
+            if len(file_line.tokens) > len(line):
+                side.file_next = url(line=file_line.tokens[: len(line) + 1])
+            return
 
 
 def _announcement(
@@ -829,7 +990,7 @@ def with_solver_moves(replay: Replay, params: Params) -> tuple[Params, str]:
     step, line = replay.normalise(step, params.line)
     node, done, error = replay.branch(step, line)
     if error:
-        return Params(step, params.seat, params.view, tuple(done), params.share), error
+        return replace(params, step=step, line=tuple(done), auto=""), error
     try:
         # The solver plays on a copy: the tree's states are never changed.
         taken = solver_finish(node.state.copy(), moves=1 if params.auto == "1" else None)
@@ -839,7 +1000,7 @@ def with_solver_moves(replay: Replay, params: Params) -> tuple[Params, str]:
         message = f"The solver cannot play on from here: {problem}."
     line = (*done, *(action_token(a) for a in taken))
     step, line = replay.normalise(step, line)
-    return Params(step, params.seat, params.view, line, params.share), message
+    return replace(params, step=step, line=line, auto=""), message
 
 
 # -- the hand summary ------------------------------------------------------------------------
@@ -875,6 +1036,11 @@ class Summary:
     outcome: str
     points: dict[str, int] | None
     tricks: dict[str, int]
+    file_notes: list[tuple[int, str, NoteView, str]] = field(default_factory=list)
+    """The file's annotations in step order: the step, the move in words, the note and
+    the URL of the step."""
+    file_lines: int = 0
+    """How many of the file's alternative lines the page can follow."""
 
 
 def build_summary(replay: Replay, *, url: Callable[[int], str]) -> Summary:
@@ -920,7 +1086,19 @@ def build_summary(replay: Replay, *, url: Callable[[int], str]) -> Summary:
         dd_rows.append((name, row["NS"], 5 - row["NS"], dict(row["alone"])))
     result = replay.record.state.result()
     final = replay.record.state
+    file_notes = []
+    for step in sorted(replay.notes):
+        if step < replay.total:
+            seat, action = replay.history[step]
+            walk = replay.mainline[step].state
+            move = describe(seat, action, walk, discard_visible=True).rstrip(".")
+        else:
+            move = "The deal"
+        for note in replay.notes[step]:
+            file_notes.append((step, move, note, url(step)))
     return Summary(
+        file_notes=file_notes,
+        file_lines=len(replay.file_lines),
         seats=seats,
         mistakes=mistakes,
         dd_rows=dd_rows,

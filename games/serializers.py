@@ -12,6 +12,7 @@ from rest_framework.validators import ProhibitSurrogateCharactersValidator
 
 from analysis.models import AnalysisJob
 from analysis.serializers import AnalysisJobSerializer
+from games.engine.egn_limits import TITLE_LENGTH
 
 from .forms import SEAT_CHOICES, ControlCharacterValidator
 from .links import hand_page_url
@@ -67,9 +68,45 @@ class HandSerializer(serializers.ModelSerializer):
 
 class HandDetailSerializer(HandSerializer):
     record = serializers.JSONField(help_text="The canonical hand record (euchre-hand/1).")
+    review = serializers.SerializerMethodField(
+        help_text="The review the hand shows (its page, its mistakes, its exports): its "
+        "analysis's id, parameters and solver version; null before the first is done."
+    )
 
     class Meta(HandSerializer.Meta):
-        fields = (*HandSerializer.Meta.fields, "record")
+        fields = (*HandSerializer.Meta.fields, "record", "review")
+
+    @extend_schema_field(
+        {
+            "type": "object",
+            "nullable": True,
+            "properties": {
+                "analysis": {"type": "integer"},
+                "params": {
+                    "type": "object",
+                    "properties": {
+                        "samples": {"type": "integer"},
+                        "seed": {"type": "integer"},
+                    },
+                },
+                "solver_version": {"type": "string"},
+                "finished_at": {"type": "string", "format": "date-time", "nullable": True},
+            },
+        }
+    )
+    def get_review(self, hand: Hand) -> dict[str, Any] | None:
+        job = hand.shown_job()
+        if job is None:
+            return None
+        finished = job.finished_at and serializers.DateTimeField().to_representation(
+            job.finished_at
+        )
+        return {
+            "analysis": job.pk,
+            "params": job.params,
+            "solver_version": job.solver_version,
+            "finished_at": finished,
+        }
 
 
 class HandUploadSerializer(serializers.Serializer):
@@ -96,7 +133,23 @@ class HandUploadSerializer(serializers.Serializer):
         default="S",
         help_text="The uploader's seat in these hands.",
     )
-    title = CheckedCharField(required=False, allow_blank=True, max_length=200, default="")
+    title = CheckedCharField(
+        required=False,
+        allow_blank=True,
+        max_length=TITLE_LENGTH,
+        default="",
+        error_messages={
+            "max_length": "A title has at most {max_length} characters, the most an EGN file takes."
+        },
+        help_text=f"The match's (or the hand's) title, at most {TITLE_LENGTH} characters.",
+    )
+    player = CheckedCharField(
+        required=False,
+        max_length=200,
+        help_text="For a file that names its players (EGN, EMN, PTN): the name of the one "
+        "you were, as the file gives it. Your seat in each game follows it; send it instead "
+        "of `seat`.",
+    )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         given = [name for name in ("record", "records", "text") if name in attrs]
@@ -107,6 +160,10 @@ class HandUploadSerializer(serializers.Serializer):
             )
         if "format" in attrs and "text" not in attrs:
             raise serializers.ValidationError({"format": "`format` goes with `text` only."})
+        if "player" in attrs and "seat" in self.initial_data:
+            raise serializers.ValidationError(
+                {"player": "Send `seat` or `player`, not both: `player` gives the seat."}
+            )
         return attrs
 
 
@@ -128,6 +185,19 @@ class UploadResultSerializer(serializers.Serializer):
     created = serializers.IntegerField(help_text="Hands stored by this request.")
     existing = serializers.IntegerField(help_text="Hands you already had (not stored twice).")
     match = serializers.IntegerField(allow_null=True)
+    matches = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="Every match made: one for each game of an EMN series.",
+    )
+    series = serializers.IntegerField(allow_null=True, help_text="The series of an EMN file.")
+    skipped = UploadErrorSerializer(
+        many=True,
+        help_text="The deals of a match file left out (irregular ones: a renege, a card "
+        "played twice), each with its message; the others were stored.",
+    )
+    notes_added = serializers.IntegerField(
+        help_text="Annotations of the file added to hands you already had."
+    )
     hands = HandSerializer(many=True)
 
 
@@ -137,12 +207,22 @@ class HandAnalysisSerializer(AnalysisJobSerializer):
     that several owners' hands may share."""
 
     hand = serializers.SerializerMethodField()
+    shown = serializers.SerializerMethodField(
+        help_text="Whether this is the review the hand shows (its page, its mistakes, its "
+        "exports): a hand keeps its review when a newer one is made, until its owner switches."
+    )
 
     class Meta(AnalysisJobSerializer.Meta):
         model = AnalysisJob
-        fields = ("id", "hand", *AnalysisJobSerializer.Meta.fields[1:])
+        fields = ("id", "hand", *AnalysisJobSerializer.Meta.fields[1:], "shown")
 
     @extend_schema_field(OpenApiTypes.INT)
     def get_hand(self, job: AnalysisJob) -> int:
         hand: Hand = self.context["hand"]
         return hand.pk
+
+    @extend_schema_field(OpenApiTypes.BOOL)
+    def get_shown(self, job: AnalysisJob) -> bool:
+        hand: Hand = self.context["hand"]
+        shown = hand.shown_job()
+        return shown is not None and shown.pk == job.pk

@@ -2,12 +2,21 @@
 stored: pure functions, no database.
 
 An upload is a JSON record, a JSON array of records, JSON Lines, the text notation
-(``games.engine.notation``) or an EGN match (``games.engine.egn``); :func:`detect_format`
-tells them apart. :func:`parse_upload` checks every hand and collects every problem, each
-naming the hand and the field it concerns, so that the page can show them all at once and
-store nothing unless every hand is valid. A title read from the upload (a record's
-``title``, an EGN match's) is kept on one line without control characters
-(:func:`games.text.printable`): a NUL in it would not store.
+(``games.engine.notation``), an EGN match (``games.engine.egn``), an EMN series of EGN
+games (``games.engine.emn``) or Trickster Cards' PTN text (``games.engine.ptn``);
+:func:`detect_format` tells them apart. :func:`parse_upload` checks every hand and
+collects every problem, each naming the hand and the field it concerns, so that the page
+can show them all at once.
+
+Hands written by hand (records, the notation) are all or nothing: one invalid hand and
+nothing is stored. A recorded match (EGN, EMN, PTN) keeps its legal deals: an irregular
+one (a renege, a card played twice) is listed with its message and left out, the others
+are stored (:attr:`ParsedUpload.skipped`). What a match file says besides its deals (its
+players, date, score, ``gameId``, description, annotations and alternative lines) comes
+along as :class:`GameInfo` and on each :class:`ParsedHand`.
+
+A title read from the upload (a record's ``title``, an EGN match's) is kept on one line
+without control characters (:func:`games.text.printable`): a NUL in it would not store.
 
 >>> upload = parse_upload('{"dealer": "W", "upcard": "TC", "hands": {}}')
 >>> upload.format, upload.ok
@@ -19,21 +28,27 @@ store nothing unless every hand is valid. A title read from the upload (a record
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol
 
-from games.engine.egn import read_egn
-from games.engine.errors import EgnError, RecordError, SourceError
+from games.engine.egn import EgnAnnotation, EgnMatch, EgnPlayer, read_egn
+from games.engine.egn_limits import TITLE_LENGTH, fit
+from games.engine.emn import read_emn
+from games.engine.errors import EgnError, NotationError, PtnError, RecordError, SourceError
 from games.engine.jsontext import deeper_than
 from games.engine.jsontext import loads as json_loads
-from games.engine.record import HandRecord, parse_record
+from games.engine.ptn import PtnMatch, looks_like_ptn, read_ptn
+from games.engine.record import HandRecord, parse_record, played_at
 from games.engine.sources import read_text
 from games.text import printable
 
 __all__ = [
     "FORMATS",
+    "MATCH_FORMATS",
     "MAX_HANDS",
     "MAX_UPLOAD_BYTES",
+    "GameInfo",
     "ParsedHand",
     "ParsedUpload",
     "UploadError",
@@ -41,6 +56,8 @@ __all__ = [
     "detect_format",
     "parse_records",
     "parse_upload",
+    "player_id_of",
+    "seats_of_player",
 ]
 
 MAX_UPLOAD_BYTES = 1_000_000
@@ -57,9 +74,22 @@ FORMATS = {
     "jsonl": "JSON Lines, one record a line",
     "text": "the text notation",
     "egn": "an EGN match",
+    "emn": "an EMN match series (several EGN games)",
+    "ptn": "Trickster Cards' PTN text",
 }
 
-_SUFFIXES = {".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl", ".egn": "egn"}
+MATCH_FORMATS = ("egn", "emn", "ptn")
+"""Recorded matches: their legal deals are kept when some are irregular."""
+
+_SUFFIXES = {
+    ".json": "json",
+    ".jsonl": "jsonl",
+    ".ndjson": "jsonl",
+    ".egn": "egn",
+    ".emn": "emn",
+    ".ptn": "ptn",
+    ".pbn": "ptn",
+}
 
 
 @dataclass(frozen=True)
@@ -80,6 +110,42 @@ class UploadError:
 
 
 @dataclass(frozen=True)
+class GameInfo:
+    """What a match file says of one game besides its deals; stored on its ``Match``."""
+
+    title: str = ""
+    description: str = ""
+    date: str = ""
+    game_id: str = ""
+    players: tuple[EgnPlayer, ...] = ()
+    """Seat order N, E, S, W; empty when the file names no players."""
+    initial_score: tuple[int, int] = (0, 0)
+    final_score: tuple[int, int] | None = None
+    notes: tuple[str, ...] = ()
+    seats: tuple[str, ...] = ()
+    """An EMN game's players by their register ids, seat order."""
+    number: int = 0
+    """Its place in an EMN series, from 0."""
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(p.name for p in self.players)
+
+
+@dataclass(frozen=True)
+class SeriesInfo:
+    """What an EMN file says of the whole series; stored on its ``MatchSeries``."""
+
+    title: str = ""
+    description: str = ""
+    date: str = ""
+    series_id: str = ""
+    roster: tuple[EgnPlayer, ...] = ()
+    format: dict[str, Any] | None = None
+    result: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
 class ParsedHand:
     """One hand of the upload: its checked record, or the problem that stops it."""
 
@@ -91,6 +157,16 @@ class ParsedHand:
     """Parsed here once, and stored as it is (:meth:`HandQuerySet.store_upload`)."""
     error: UploadError | None = None
     title: str = ""
+    game: int = 0
+    """The game it belongs to (:attr:`ParsedUpload.games`), for a match file."""
+    number: int = 0
+    """Its place in its game, from 0."""
+    notes: tuple[EgnAnnotation, ...] = ()
+    """The file's annotations of its calls and cards."""
+    lines: tuple[dict[str, Any], ...] = ()
+    """The file's alternative lines of it (EGN 1.4's ``alternativeLines``)."""
+    raw: dict[str, Any] | None = None
+    """For an EGN deal left out: the deal as the file had it, to be written back."""
 
 
 @dataclass(frozen=True)
@@ -101,8 +177,11 @@ class ParsedUpload:
     problems: tuple[UploadError, ...] = ()
     """Problems with the upload as a whole (too big, not readable, no hand in it)."""
     title: str = ""
-    """The match's title, for an EGN file."""
+    """The match's title, for a match file."""
     notes: tuple[str, ...] = field(default=())
+    games: tuple[GameInfo, ...] = ()
+    """The games of a match file (one; several for an EMN series), in order."""
+    series: SeriesInfo | None = None
 
     @property
     def errors(self) -> list[UploadError]:
@@ -110,13 +189,88 @@ class ParsedUpload:
         return [*self.problems, *(h.error for h in self.hands if h.error is not None)]
 
     @property
+    def keeps_good_hands(self) -> bool:
+        """A recorded match: its irregular deals are left out and the rest stored."""
+        return self.format in MATCH_FORMATS
+
+    @property
+    def good_hands(self) -> list[ParsedHand]:
+        return [h for h in self.hands if h.record is not None]
+
+    @property
+    def skipped(self) -> list[ParsedHand]:
+        """The hands left out of a match file that is stored, each with its error."""
+        return [h for h in self.hands if h.error is not None] if self.keeps_good_hands else []
+
+    @property
     def ok(self) -> bool:
-        return bool(self.hands) and not self.errors
+        """Whether the upload may be stored: no problem with it as a whole, a hand to
+        store, and every hand valid (or, for a recorded match, the irregular ones left out)."""
+        if self.problems or not self.good_hands:
+            return False
+        return self.keeps_good_hands or len(self.good_hands) == len(self.hands)
 
     @property
     def is_match(self) -> bool:
-        """Stored as a match (a game with its hands): an EGN file, or several hands."""
-        return self.format == "egn" or len(self.hands) > 1
+        """Stored as a match (a game with its hands): a match file, or several hands."""
+        return self.keeps_good_hands or len(self.hands) > 1
+
+    @property
+    def player_names(self) -> tuple[str, ...]:
+        """The names of the players the file gives (an EMN file's register), in order,
+        each once; empty when it names none."""
+        if self.series is not None:
+            return tuple(dict.fromkeys(p.name for p in self.series.roster if p.name))
+        names = [name for game in self.games for name in game.names if name.strip()]
+        return tuple(dict.fromkeys(names))
+
+
+def seats_of_player(upload: ParsedUpload, player: str) -> tuple[list[str | None], str]:
+    """Where the player named ``player`` sat in each game of ``upload`` (``N``… or
+    ``None`` for a game they did not play), and ``""``; or ``[]`` and why not, in words.
+
+    The name is one of :attr:`ParsedUpload.player_names`, matched without regard to case
+    or surrounding spaces.
+    """
+    names = upload.player_names
+    if not names:
+        return [], "This upload names no players: say which seat was yours instead."
+    if upload.series is not None:
+        found = [p for p in upload.series.roster if _same_name(p.name, player)]
+        ids = {p.id for p in found}
+        if len(found) > 1:
+            return [], f"Two players of this file are named “{player}”: say which seat was yours."
+        if found:
+            return [_seat_letter(game.seats, next(iter(ids))) for game in upload.games], ""
+    else:
+        out: list[str | None] = []
+        for game in upload.games:
+            seats = [i for i, name in enumerate(game.names) if _same_name(name, player)]
+            if len(seats) > 1:
+                return [], (
+                    f"Two players of this file are named “{player}”: say which seat was yours."
+                )
+            out.append("NESW"[seats[0]] if seats else None)
+        if any(seat is not None for seat in out):
+            return out, ""
+    listed = ", ".join(names)
+    return [], f"“{player}” is not one of the players of this file ({listed})."
+
+
+def player_id_of(upload: ParsedUpload, player: str) -> str:
+    """The register id (of an EMN series) of the one player named ``player``, or ``""``."""
+    if upload.series is None:
+        return ""
+    found = [p.id for p in upload.series.roster if _same_name(p.name, player)]
+    return found[0] if len(found) == 1 else ""
+
+
+def _same_name(a: str, b: str) -> bool:
+    return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
+
+
+def _seat_letter(seats: tuple[str, ...], player_id: str) -> str | None:
+    return "NESW"[seats.index(player_id)] if player_id in seats else None
 
 
 def decode_upload(data: bytes) -> str:
@@ -144,8 +298,8 @@ def detect_format(text: str, filename: str = "") -> str:
     'egn'
     >>> detect_format('[{"dealer": "N"}]'), detect_format('{"a": 1}\\n{"b": 2}')
     ('json', 'jsonl')
-    >>> detect_format('[Dealer "W"]')
-    'text'
+    >>> detect_format('[Dealer "W"]'), detect_format('[Deal "S:Q.AQ.Q.J - - -"]')
+    ('text', 'ptn')
     """
     for suffix, kind in _SUFFIXES.items():
         if filename.lower().endswith(suffix):
@@ -156,7 +310,13 @@ def detect_format(text: str, filename: str = "") -> str:
     try:
         whole = json_loads(stripped)
     except json.JSONDecodeError:
-        return "jsonl" if stripped.startswith("{") else "text"
+        if stripped.startswith("{"):
+            return "jsonl"
+        return "ptn" if looks_like_ptn(stripped) else "text"
+    if isinstance(whole, dict) and whole.get("fileType") == "Euchre Match Notation":
+        return "emn"
+    if isinstance(whole, dict) and "games" in whole and "metadata" in whole:
+        return "emn"
     if isinstance(whole, dict) and "deals" in whole and whole.keys() & {"fileType", "metadata"}:
         return "egn"
     return "json"
@@ -178,7 +338,8 @@ def parse_upload(text: str, *, filename: str = "", format: str = "") -> ParsedUp
             "", problems=(UploadError("", "format", f"unknown format {format!r} ({known})"),)
         )
     kind = format or detect_format(text, filename)
-    upload = _parse_egn(text) if kind == "egn" else _parse_records(text, kind)
+    readers = {"egn": _parse_egn, "emn": _parse_emn, "ptn": _parse_ptn}
+    upload = readers[kind](text) if kind in readers else _parse_records(text, kind)
     if len(upload.hands) > MAX_HANDS:
         problem = UploadError(
             "",
@@ -225,8 +386,8 @@ def _title_of(data: dict[str, Any]) -> str:
 
 def _clean_title(title: str) -> str:
     """A title read from the upload, as stored: control characters (a NUL, which
-    PostgreSQL refuses; an escape) made spaces, one line, at most 200 characters."""
-    return printable(title)[:200]
+    PostgreSQL refuses; an escape) made spaces, one line, cut to EGN's 128 characters."""
+    return fit(printable(title), TITLE_LENGTH)
 
 
 def _check(index: int, label: str, data: object, title: str = "") -> ParsedHand:
@@ -241,19 +402,163 @@ def _parse_egn(text: str) -> ParsedUpload:
     try:
         match = read_egn(text)
     except EgnError as error:
+        if error.where == "fileType" and "EMN" in error.problem:
+            return _parse_emn(text)
         unreadable = UploadError("", "", f"not a readable EGN file: {error}")
         return ParsedUpload("egn", problems=(unreadable,))
+    game = _game_info(match)
+    hands = _match_hands(match, 0, 0, "Deal {n}", "deal {n}", game.title)
+    return ParsedUpload("egn", tuple(hands), title=game.title, notes=match.notes, games=(game,))
+
+
+def _game_info(match: EgnMatch | PtnMatch, **more: Any) -> GameInfo:
+    roster = (
+        match.roster
+        if isinstance(match, EgnMatch)
+        else tuple(EgnPlayer(name) for name in match.players)
+    )
+    roster = tuple(_clean_player(p) for p in roster)
+    named = any(p.name.strip() for p in roster)
+    return GameInfo(
+        title=_clean_title(match.title),
+        description=match.description,
+        date=match.date or "",
+        game_id=match.game_id,
+        players=roster if named and len(roster) == 4 else (),
+        initial_score=match.initial_score,
+        final_score=match.final_score,
+        notes=match.notes,
+        **more,
+    )
+
+
+class _Deal(Protocol):
+    """A deal of a match file, as :mod:`games.engine.egn` and :mod:`games.engine.ptn` give
+    one: a record or the error in its place, with what the file said about it."""
+
+    @property
+    def number(self) -> int: ...
+    @property
+    def record(self) -> dict[str, Any] | None: ...
+    @property
+    def error(self) -> NotationError | None: ...
+    @property
+    def annotations(self) -> tuple[EgnAnnotation, ...]: ...
+    @property
+    def lines(self) -> tuple[dict[str, Any], ...]: ...
+    @property
+    def raw(self) -> dict[str, Any] | None: ...
+
+
+def _clean_player(player: EgnPlayer) -> EgnPlayer:
+    """A player's name as stored: one line, no control characters, at most 64 characters
+    (EGN's limit), as a title is kept."""
+    return replace(player, name=printable(player.name)[:64])
+
+
+def _match_hands(
+    match: EgnMatch | PtnMatch, game: int, start: int, label: str, part: str, title: str
+) -> list[ParsedHand]:
+    """The hands of one game: ``label`` and ``part`` name one (``Deal {n}``)."""
     hands = []
-    match_title = _clean_title(match.title)
-    for i, deal in enumerate(match.deals):
-        label = f"Deal {deal.number}"
-        title = f"{match_title}, deal {deal.number}" if match_title else label
+    deals: Sequence[_Deal] = match.deals
+    for k, deal in enumerate(deals):
+        n = deal.number
+        name = label.format(n=n)
+        hand_title = f"{title}, {part.format(n=n)}" if title else name
+        base = ParsedHand(
+            start + k,
+            name,
+            None,
+            title=hand_title,
+            game=game,
+            number=k,
+            notes=deal.annotations,
+            lines=deal.lines,
+        )
         if deal.error is not None:
-            unread = UploadError(label, deal.error.where, deal.error.problem)
-            hands.append(ParsedHand(i, label, None, unread, title))
-        else:
-            hands.append(_check(i, label, deal.record, title))
-    return ParsedUpload("egn", tuple(hands), title=match_title, notes=match.notes)
+            unread = UploadError(name, deal.error.where, deal.error.problem)
+            hands.append(replace(base, error=unread, raw=deal.raw))
+            continue
+        try:
+            record = parse_record(deal.record)
+        except RecordError as error:
+            where = error.where + _trick_of(error, deal.record)
+            problem = UploadError(name, where, error.problem)
+            hands.append(replace(base, error=problem, raw=deal.raw))
+            continue
+        hands.append(replace(base, record=record))
+    return hands
+
+
+def _trick_of(error: RecordError, record: dict[str, Any] | None) -> str:
+    """`` (trick 2, card 4)`` after ``play[7]``: a match file's readers think in tricks."""
+    k = played_at(error)
+    if record is None or k is None:
+        return ""
+    auction = record.get("auction") or []
+    active = (
+        4
+        - any(c.get("alone") for c in auction)
+        - any(c.get("call") == "defend_alone" for c in auction)
+    )
+    return f" (trick {k // active + 1}, card {k % active + 1})"
+
+
+def _parse_emn(text: str) -> ParsedUpload:
+    try:
+        series = read_emn(text)
+    except EgnError as error:
+        unreadable = UploadError("", "", f"not a readable EMN file: {error}")
+        return ParsedUpload("emn", problems=(unreadable,))
+    hands: list[ParsedHand] = []
+    games: list[GameInfo] = []
+    notes = list(series.notes)
+    for game in series.games:
+        label = f"Game {game.number}"
+        if game.match is None:
+            assert game.error is not None
+            problem = UploadError(label, game.error.where, game.error.problem)
+            hands.append(ParsedHand(len(hands), label, None, problem, game=len(games)))
+            games.append(GameInfo(seats=game.seats, number=game.number))
+            continue
+        info = _game_info(game.match, seats=game.seats, number=game.number)
+        title = info.title or _clean_title(series.title)
+        hands.extend(
+            _match_hands(
+                game.match, len(games), len(hands), f"{label}, deal {{n}}", "deal {n}", title
+            )
+        )
+        games.append(info)
+        notes.extend(game.match.notes)
+    whole = SeriesInfo(
+        title=_clean_title(series.title),
+        description=series.description,
+        date=series.date,
+        series_id=series.series_id,
+        roster=tuple(_clean_player(p) for p in series.roster),
+        format=series.format,
+        result=series.result,
+    )
+    return ParsedUpload(
+        "emn",
+        tuple(hands),
+        title=whole.title,
+        notes=tuple(notes),
+        games=tuple(games),
+        series=whole,
+    )
+
+
+def _parse_ptn(text: str) -> ParsedUpload:
+    try:
+        match = read_ptn(text)
+    except PtnError as error:
+        unreadable = UploadError("", "", f"not readable as PTN: {error}")
+        return ParsedUpload("ptn", problems=(unreadable,))
+    game = _game_info(match)
+    hands = _match_hands(match, 0, 0, "Hand {n}", "hand {n}", game.title)
+    return ParsedUpload("ptn", tuple(hands), title=game.title, notes=match.notes, games=(game,))
 
 
 def parse_records(values: list[Any]) -> ParsedUpload:

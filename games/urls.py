@@ -12,10 +12,12 @@ urlpatterns = [
     path("hands/<int:pk>/export/<str:fmt>/", share.hand_export, name="hand_export"),
     path("hands/<int:pk>/share/", share.hand_share, name="hand_share"),
     path("matches/<int:pk>/export/egn/", share.match_export, name="match_export"),
+    path("series/<int:pk>/export/emn/", share.series_export, name="series_export"),
     path("hands/<int:pk>/unshare/", share.hand_unshare, name="hand_unshare"),
     path("hands/<int:pk>/", replay.hand_review, name="hand_review"),
     path("hands/<int:pk>/review/status/", replay.hand_review_status, name="hand_review_status"),
     path("hands/<int:pk>/reanalyse/", replay.hand_reanalyse, name="hand_reanalyse"),
+    path("hands/<int:pk>/review/show/", replay.hand_show_review, name="hand_show_review"),
     path("hands/<int:pk>/comments/", comments.hand_comment, name="hand_comment"),
     path(
         "hands/<int:pk>/comments/<int:comment_pk>/edit/",

@@ -188,6 +188,9 @@ def sent(monkeypatch: pytest.MonkeyPatch) -> list[Sent]:
 
     Messages go out when a transaction commits, which a test's own transaction never
     does: wrap the code in `django_capture_on_commit_callbacks(execute=True)`.
+
+    The broker keeps its messages meanwhile: the sweep finds the canary it leaves there
+    (analysis.tasks.CANARY) and never the broker's messages lost.
     """
     messages: list[Sent] = []
 
@@ -195,4 +198,5 @@ def sent(monkeypatch: pytest.MonkeyPatch) -> list[Sent]:
         messages.append(Sent(args[0], queue))
 
     monkeypatch.setattr(tasks.run_analysis_job, "apply_async", apply_async)
+    monkeypatch.setattr(tasks, "broker_lost_messages", lambda: False)
     return messages

@@ -21,8 +21,10 @@ This file is the one home of the rule table (``PURE``, ``APPS``, ``VIEW_MODELS``
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
+import tomllib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
@@ -49,10 +51,13 @@ PURE: dict[str, tuple[str, ...]] = {
 PURE_THIRD_PARTY: dict[str, tuple[str, ...]] = {
     # The course is written in YAML; its loader is otherwise as pure as the quiz it feeds.
     "lessons.content": ("yaml",),
-    # The search's native integer types (i64) for mypyc: as Python they are plain ints.
-    "analysis.solver": ("mypy_extensions",),
 }
 """Packages outside the standard library that a pure package may import, by exception."""
+
+COMPILER_HINTS = ("mypy_extensions",)
+"""What any pure package may import besides the standard library: mypyc's native integer
+types and class attributes (the compiled build, scripts/build_compiled.py). Imported at run
+time, it must be a runtime dependency (a test below checks)."""
 
 VIEW_MODELS = ("games.table", "games.replay")
 """Modules that shape models for pages: a models module must not import them."""
@@ -266,14 +271,18 @@ def check(modules: Iterable[Module]) -> list[Violation]:
             top = found.target.split(".")[0]
             where = (paths[module.name], found.line)
             if top not in tops:
-                allowed = STDLIB | set(PURE_THIRD_PARTY.get(importer_group or "", ()))
+                allowed = (
+                    STDLIB
+                    | set(COMPILER_HINTS)
+                    | set(PURE_THIRD_PARTY.get(importer_group or "", ()))
+                )
                 if importer_group in PURE and top not in allowed:
                     violations.append(
                         Violation(
                             *where,
                             "pure",
                             f"{module.name} imports {found.target}: {importer_group} "
-                            "is pure Python, standard library only",
+                            "is pure Python, standard library only (and mypy_extensions)",
                         )
                     )
                 continue
@@ -381,6 +390,39 @@ def test_the_app_packages_stay_empty_so_importing_the_engine_never_loads_django(
     for init in ("games/__init__.py", "analysis/__init__.py", "lessons/__init__.py"):
         tree = ast.parse((ROOT / init).read_text(encoding="utf-8"))
         assert not [n for n in ast.walk(tree) if isinstance(n, ast.Import | ast.ImportFrom)], init
+
+
+def undeclared_imports(modules: Iterable[Module], dependencies: Iterable[str]) -> list[str]:
+    """The modules importing a package outside the standard library, for a few packages
+    whose import is allowed here but which pyproject.toml does not declare a dependency on
+    (``dependencies``: its ``[project] dependencies``)."""
+    declared = {
+        re.sub(r"[-_.]+", "_", re.split(r"[\s<>=!~;\[]", item.strip(), maxsplit=1)[0]).lower()
+        for item in dependencies
+    }
+    needed = {"yaml": "pyyaml", **{name: name for name in COMPILER_HINTS}}
+    found = []
+    for module in modules:
+        for imported in imports_of(module, frozenset()):
+            top = imported.target.split(".")[0]
+            if top in needed and needed[top] not in declared:
+                found.append(f"{module.path}:{imported.line}: {top} is not a dependency")
+    return found
+
+
+def test_the_pure_packages_third_party_imports_are_runtime_dependencies() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    bad = undeclared_imports(project_modules(), project["dependencies"])
+    assert bad == [], "\n".join(bad)
+
+
+def test_the_dependency_check_catches_an_undeclared_mypy_extensions() -> None:
+    planted = tree(analysis__solver__dd="from mypy_extensions import i64\n")
+    assert undeclared_imports(planted, ["Django>=6.1"]) == [
+        "analysis/solver/dd.py:1: mypy_extensions is not a dependency"
+    ]
+    assert undeclared_imports(planted, ["mypy-extensions>=1.0"]) == []
+    assert check(planted) == []
 
 
 def test_importing_the_pure_packages_leaves_django_unloaded() -> None:

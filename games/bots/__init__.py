@@ -15,7 +15,7 @@ from games.strategy.observation import Observation, observe
 
 from . import easy, hard
 
-__all__ = ["BOTS", "Bot", "Observation", "observe"]
+__all__ = ["BOTS", "MATCH_BOTS", "Bot", "Observation", "observe"]
 
 
 @dataclass(frozen=True)
@@ -35,3 +35,10 @@ BOTS: dict[str, Bot] = {
     "normal": Bot("normal", policy.decide_with_reason),
     "hard": Bot("hard", hard.decide_with_reason),
 }
+
+MATCH_BOTS: dict[str, Bot] = {
+    **BOTS,
+    "hard-v1": Bot("hard-v1", hard.decide_with_reason_v1),
+}
+"""The players a bot match may field: those offered to people, and earlier versions kept to
+measure a new one against (``hard-v1``, the Hard player before it read the bidding)."""

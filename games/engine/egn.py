@@ -43,25 +43,50 @@ from .cards import (
     Card,
     Seat,
     Suit,
+    Team,
     effective_suit,
     format_card,
     parse_card,
     power,
     sort_cards,
 )
-from .errors import CardError, EgnError, EgnWriteError, RecordError, shown
-from .hand import NT, Strain
+from .egn_gaps import (
+    after_swap,
+    egn_card,
+    farmer_note,
+    kitty_note,
+    lone_defender_note,
+    pickup_note,
+    rules_without_key,
+)
+from .egn_limits import (
+    DEALS_PER_FILE,
+    DESCRIPTION_LENGTH,
+    NAME_LENGTH,
+    TITLE_LENGTH,
+    fit,
+    is_egn_date,
+    pack,
+)
+from .errors import CardError, EgnError, EgnWriteError, IllegalActionError, RecordError, shown
+from .hand import NT, PASS, Action, Call, Discard, HandState, Phase, Play, Strain
 from .jsontext import loads as json_loads
 from .record import FORMAT, HandRecord, parse_record, played_at
 from .rules import MAX_POINTS, MAX_TARGET, Points, Rules
 
 __all__ = [
+    "EGN_VERSIONS",
     "EgnAnnotation",
     "EgnDeal",
+    "EgnLine",
     "EgnMatch",
+    "EgnPlayer",
+    "follow_line",
     "load_egn",
     "read_egn",
+    "with_file_data",
     "write_egn",
+    "write_egn_files",
 ]
 
 EXAMPLE = """{"fileType": "Euchre Game Notation", "version": "1.4",
@@ -109,6 +134,12 @@ class EgnDeal:
     error: EgnError | None
     """Why there is no record; its ``where`` is the place in the deal (``trick 2``) or ``""``."""
     annotations: tuple[EgnAnnotation, ...] = ()
+    lines: tuple[dict[str, Any], ...] = ()
+    """The deal's alternative lines (``alternativeLines``) as EGN 1.4 writes them: kept as
+    they are, to be written back and followed by :func:`follow_line`."""
+    raw: dict[str, Any] | None = None
+    """The deal itself, in EGN 1.4's spelling: kept so that a match written back holds
+    every deal of its file, those that could not be made records too."""
 
     @property
     def located_error(self) -> EgnError | None:
@@ -129,6 +160,29 @@ class EgnDeal:
 
 
 @dataclass(frozen=True)
+class EgnPlayer:
+    """A player as EGN names one: a name, or a player object with its ids elsewhere
+    (``docs/player-tracking.md``): ``ids`` holds each ``(id, source)`` of ``playerIds``, and
+    ``id`` the object's own id (an EMN file's master id, ``p-01``)."""
+
+    name: str
+    id: str = ""
+    ids: tuple[tuple[str, str], ...] = ()
+
+    def to_json(self) -> str | dict[str, Any]:
+        """As EGN writes it: the bare name, or an object when there is more to say."""
+        if not self.id and not self.ids:
+            return self.name
+        out: dict[str, Any] = {}
+        if self.id:
+            out["id"] = self.id
+        out["name"] = self.name
+        if self.ids:
+            out["playerIds"] = [{"id": i, "source": source} for i, source in self.ids]
+        return out
+
+
+@dataclass(frozen=True)
 class EgnMatch:
     title: str
     description: str
@@ -142,9 +196,30 @@ class EgnMatch:
     deals: tuple[EgnDeal, ...]
     notes: tuple[str, ...] = ()
     """What was ignored or inferred: unknown ruleset keys, renumbered deals, ..."""
+    game_id: str = ""
+    """``metadata.gameId`` (``match_id`` before EGN 1.1)."""
+    final_score: tuple[int, int] | None = None
+    """``metadata.finalScore`` (EGN 1.4), (NS, EW)."""
+    roster: tuple[EgnPlayer, ...] = ()
+    """The players in seat order with whatever ids the file gives them."""
+    version: str = ""
+    """The EGN version the file says it follows (``1.0.0``, ``1.4``)."""
 
 
 # -- the file ---------------------------------------------------------------------------------
+
+
+EGN_VERSIONS = ("1.0", "1.1", "1.2", "1.3", "1.4")
+"""The versions of EGN read here (``changelog.md`` of the EGN repository): 1.0 spells its
+fields in snake_case and may carry ``kitty`` and ``initialLead``; 1.1 moved to camelCase
+(``match_id`` became ``gameId``) and added player objects and ``aloneDefender``; 1.2 dropped
+``kitty`` and ``initialLead``; 1.3 let text hold ``<`` and ``>``; 1.4 added
+``finalScore`` and ``num_deals`` (for ``max_deals``). A patch number (``1.2.2``) is read as
+its minor version."""
+
+_PRESENTATION = ("timings", "views", "layouts", "videoUrl", "viewSwitches", "screens")
+"""Top-level fields of EGN 1.0 files that describe a video or a screen, not the game
+(``egn-upgrade`` drops them): noted, not imported."""
 
 
 def read_egn(source: str | bytes | dict[str, Any]) -> EgnMatch:
@@ -156,11 +231,14 @@ def read_egn(source: str | bytes | dict[str, Any]) -> EgnMatch:
     data = _load_json(source)
     notes: list[str] = []
     file_type = _get(data, "fileType", "file_type")
+    if file_type == "Euchre Match Notation":
+        raise EgnError("fileType", "this is an EMN match series (several games), not one EGN game")
     if file_type is not None and file_type != "Euchre Game Notation":
         raise EgnError("fileType", f"expected 'Euchre Game Notation', got {shown(file_type)}")
-    version = data.get("version")
-    if version is not None and not str(version).startswith("1."):
-        notes.append(f"version {shown(version)} is not a 1.x EGN version; read as 1.x")
+    version = _version(data.get("version"), notes)
+    for name in _PRESENTATION:
+        if name in data:
+            notes.append(f"{name}: presentation data of the file (EGN 1.0), not imported")
     metadata = data.get("metadata", {})
     if not isinstance(metadata, dict):
         raise EgnError("metadata", "expected an object")
@@ -176,16 +254,38 @@ def read_egn(source: str | bytes | dict[str, Any]) -> EgnMatch:
         raise EgnError("deals", "expected a list of deals")
     context = _Context(rules=rules, lone_lead=lone_lead, notes=notes)
     deals = tuple(_deal(raw, n, context) for n, raw in enumerate(deals_value))
+    roster = _roster(metadata.get("players"), notes)
+    final = _get(metadata, "finalScore", "final_score")
     return EgnMatch(
         title=_text(metadata, "title"),
         description=_text(metadata, "description"),
         date=_text(metadata, "date") or None,
-        players=_players(metadata.get("players"), notes),
+        players=tuple(player.name for player in roster),
         initial_score=_score(_get(metadata, "initialScore", "initial_score")),
         rules=rules,
         deals=deals,
         notes=tuple(notes),
+        game_id=_game_id(metadata),
+        final_score=None if final is None else _score(final, "metadata.finalScore"),
+        roster=roster,
+        version=version,
     )
+
+
+def _version(value: object, notes: list[str]) -> str:
+    """The file's version, noting one outside :data:`EGN_VERSIONS`."""
+    if value is None:
+        notes.append("the file gives no version; read as EGN 1.4")
+        return ""
+    text = str(value)
+    minor = ".".join(text.split(".")[:2])
+    if minor in EGN_VERSIONS:
+        return text
+    if text.startswith("1."):
+        notes.append(f"version {shown(value)} is newer than the EGN 1.4 read here; read as 1.4")
+    else:
+        notes.append(f"version {shown(value)} is not a 1.x EGN version; read as 1.x")
+    return text
 
 
 def load_egn(
@@ -252,24 +352,46 @@ def _text(metadata: dict[str, Any], name: str) -> str:
     return value if isinstance(value, str) else ""
 
 
-def _players(value: object, notes: list[str]) -> tuple[str, ...]:
+def _game_id(metadata: dict[str, Any]) -> str:
+    value = _get(metadata, "gameId", "matchId", "match_id")
+    return value if isinstance(value, str) else ""
+
+
+def _roster(value: object, notes: list[str]) -> tuple[EgnPlayer, ...]:
+    """The four players, seat 0 (N) first: names, or player objects with their ids."""
     if value is None:
         notes.append("metadata.players is missing")
-        return ("", "", "", "")
+        return tuple(EgnPlayer("") for _ in range(4))
     if not isinstance(value, list) or len(value) != 4:
         raise EgnError("metadata.players", "expected the four players, seat 0 (N) first")
-    names: list[str] = []
-    for i, player in enumerate(value):
-        if isinstance(player, dict) and isinstance(player.get("name"), str):
-            names.append(cast(str, player["name"]))
-        elif isinstance(player, str):
-            names.append(player)
-        else:
-            raise EgnError(f"metadata.players[{i}]", "expected a name or a player object")
-    return tuple(names)
+    return tuple(_player(player, f"metadata.players[{i}]") for i, player in enumerate(value))
 
 
-def _score(value: object) -> tuple[int, int]:
+def _player(value: object, where: str) -> EgnPlayer:
+    if isinstance(value, str):
+        return EgnPlayer(value)
+    if not isinstance(value, dict) or not isinstance(value.get("name"), str):
+        raise EgnError(where, "expected a name or a player object")
+    player = cast(dict[str, Any], value)
+    own_id = player.get("id", "")
+    if not isinstance(own_id, str):
+        raise EgnError(f"{where}.id", f"expected text, got {shown(own_id)}")
+    ids = _get(player, "playerIds", "player_ids") or []
+    if not isinstance(ids, list):
+        raise EgnError(f"{where}.playerIds", "expected a list of {id, source} objects")
+    pairs: list[tuple[str, str]] = []
+    for k, item in enumerate(ids):
+        if not (
+            isinstance(item, dict)
+            and isinstance(item.get("id"), str)
+            and isinstance(item.get("source"), str)
+        ):
+            raise EgnError(f"{where}.playerIds[{k}]", "expected {id, source} (two texts)")
+        pairs.append((item["id"], item["source"]))
+    return EgnPlayer(cast(str, player["name"]), own_id, tuple(pairs))
+
+
+def _score(value: object, field: str = "metadata.initialScore") -> tuple[int, int]:
     if value is None:
         return (0, 0)
     if (
@@ -278,7 +400,7 @@ def _score(value: object) -> tuple[int, int]:
         and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
     ):
         return (cast(int, value[0]), cast(int, value[1]))
-    raise EgnError("metadata.initialScore", f"expected [NS score, EW score], got {shown(value)}")
+    raise EgnError(field, f"expected [NS score, EW score], got {shown(value)}")
 
 
 # -- the ruleset ------------------------------------------------------------------------------
@@ -432,11 +554,93 @@ class _Bidding:
 
 
 def _deal(raw: object, n: int, context: _Context) -> EgnDeal:
+    kept = cast(dict[str, Any], upgrade(raw)) if isinstance(raw, dict) else None
     try:
         record, annotations = _convert(raw, n, context)
     except EgnError as error:
-        return EgnDeal(number=n, record=None, error=error)
-    return EgnDeal(number=n, record=record, error=None, annotations=annotations)
+        return EgnDeal(number=n, record=None, error=error, raw=kept)
+    lines = _lines(cast(dict[str, Any], raw), n, context)
+    return EgnDeal(n, record, None, annotations, lines, kept)
+
+
+_RENAMED = {
+    "calls_annotations": "callAnnotations",
+    "tricks_annotations": "playAnnotations",
+    "play_annotations": "playAnnotations",
+    "player_cards": "playerCards",
+    "card_exchanges": "cardExchanges",
+    "match_id": "gameId",
+    "matchId": "gameId",
+    "initial_score": "initialScore",
+    "final_score": "finalScore",
+    "initial_state": "initialState",
+    "phase_number": "phaseNumber",
+    "is_alone": "isAlone",
+    "alone_defender": "aloneDefender",
+    "alternative_lines": "alternativeLines",
+    "branch_index": "branchIndex",
+    "up_card": "upCard",
+    "file_type": "fileType",
+    "deal_number": "dealNumber",
+    "max_deals": "num_deals",
+    "player_ids": "playerIds",
+}
+"""EGN's renamings since 1.0 (``src/cli-upgrade.ts`` of the EGN repository), old to new."""
+
+_DROPPED = ("kitty", "initialLead", "initial_lead", *_PRESENTATION)
+
+
+def upgrade(value: object) -> object:
+    """A piece of an EGN file in EGN 1.4's spelling: snake_case fields renamed, the fields
+    1.2 dropped (``kitty``, ``initialLead``) and 1.0's presentation data left out.
+
+    >>> upgrade({"initial_state": {"up_card": "Jd", "kitty": ["", "", ""]}})
+    {'initialState': {'upCard': 'Jd'}}
+    """
+    if isinstance(value, list):
+        return [upgrade(item) for item in value]
+    if not isinstance(value, dict):
+        return value
+    out: dict[str, Any] = {}
+    for key, item in cast(dict[str, Any], value).items():
+        if key in _DROPPED:
+            continue
+        name = _RENAMED.get(key, key)
+        if name == "type" and item == "TRICK_PLAY_PHASE":
+            item = "TRICK_PLAY"
+        out[name] = upgrade(item)
+    return out
+
+
+MAX_LINES = 50
+"""Alternative lines kept for one deal: EGN's schema allows 50."""
+
+
+def _lines(deal: dict[str, Any], n: int, context: _Context) -> tuple[dict[str, Any], ...]:
+    """The deal's alternative lines, in 1.4's spelling; what is not one is noted and left."""
+    value = _get(deal, "alternativeLines", "alternative_lines")
+    if value is None or value == []:
+        return ()
+    if not isinstance(value, list):
+        context.notes.append(f"deal {n}: alternativeLines is not a list; not imported")
+        return ()
+    lines: list[dict[str, Any]] = []
+    for k, line in enumerate(value):
+        upgraded = upgrade(line)
+        branch = upgraded.get("branchIndex") if isinstance(upgraded, dict) else None
+        phases = upgraded.get("phases") if isinstance(upgraded, dict) else None
+        if not isinstance(branch, int) or isinstance(branch, bool) or branch < 0:
+            context.notes.append(f"deal {n}: alternative line {k} has no branchIndex; not kept")
+        elif not isinstance(phases, list):
+            context.notes.append(f"deal {n}: alternative line {k} has no phases; not kept")
+        elif len(lines) == MAX_LINES:
+            context.notes.append(
+                f"deal {n}: more than {MAX_LINES} alternative lines; the rest not kept"
+            )
+            break
+        else:
+            lines.append(cast(dict[str, Any], upgraded))
+    return tuple(lines)
 
 
 def _convert(
@@ -454,10 +658,6 @@ def _convert(
         context.notes.append(
             f"deal {n}: dealNumber is {shown(number)}; deals are numbered by their position"
         )
-    if deal.get("alternativeLines"):
-        lines = len(cast(list[Any], deal["alternativeLines"]))
-        context.notes.append(f"deal {n}: {lines} alternative line(s) of analysis not imported")
-
     state = _get(deal, "initialState", "initial_state")
     if not isinstance(state, dict):
         raise EgnError("", "initialState is missing")
@@ -1032,6 +1232,262 @@ def _annotation(kind: Literal["call", "play"], index: int, text: str) -> EgnAnno
     return EgnAnnotation(kind, index, None, text.strip())
 
 
+# -- alternative lines ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class EgnLine:
+    """An alternative line of a deal (``alternativeLines``), followed on its record.
+
+    ``step`` is where it leaves the record's own actions (the replay's step: the position
+    after ``step`` actions of ``record.state.history``), ``actions`` what it does from there,
+    as far as the rules allow, and ``problem`` why it stops short (``""`` when it does not).
+    ``notes`` are its annotations: each at the position in ``actions`` of the call or card
+    it is about, with its label and text.
+    """
+
+    step: int
+    actions: tuple[Action, ...]
+    notes: tuple[tuple[int, str | None, str], ...] = ()
+    problem: str = ""
+
+
+def follow_line(record: HandRecord, line: dict[str, Any]) -> EgnLine:
+    """Follow an alternative line of ``record``'s deal, as :attr:`EgnDeal.lines` keeps it.
+
+    Its ``branchIndex`` counts the deal's calls, then its cards (``docs/replayer-logic.md``);
+    its calls start there and its first trick holds only what is left of the trick it
+    starts in (``docs/binary-format.md``). Raises :class:`EgnError` for a line that does not
+    branch off this deal at all.
+    """
+    history = record.state.history
+    phases = record.state.history_phases
+    calls = [i for i, phase in enumerate(phases) if phase is Phase.AUCTION]
+    plays = [i for i, phase in enumerate(phases) if phase is Phase.PLAY]
+    branch = line.get("branchIndex")
+    if not isinstance(branch, int) or isinstance(branch, bool) or branch < 0:
+        raise EgnError("branchIndex", f"expected a whole number, got {shown(branch)}")
+    if branch < len(calls):
+        step = calls[branch]
+    elif branch - len(calls) < len(plays):
+        step = plays[branch - len(calls)]
+    elif branch - len(calls) == len(plays):
+        step = len(history)
+    else:
+        raise EgnError(
+            "branchIndex",
+            f"{branch} is past the deal's {len(calls)} calls and {len(plays)} cards",
+        )
+    state = record.revealed_state()
+    for _, action in history[:step]:
+        state.apply(action)
+    items = _line_items(line)
+    walk = _walk_line(state, items)
+    return EgnLine(step, tuple(walk.actions), tuple(walk.notes), walk.problem)
+
+
+@dataclass(frozen=True)
+class _Item:
+    """One thing an alternative line does: a call, a card, the alone flags, the discard."""
+
+    kind: Literal["call", "card", "defend", "discard"]
+    text: object = None
+    alone: bool = False
+    notes: tuple[str, ...] = ()
+    what: str = ""
+
+
+def _line_items(line: dict[str, Any]) -> list[_Item]:
+    items: list[_Item] = []
+    calls = cards = 0
+    for phase in _list(line.get("phases")):
+        if not isinstance(phase, dict):
+            continue
+        phase = cast(dict[str, Any], phase)
+        if phase.get("type") == "EUCHRE_BIDDING":
+            notes = _notes_by_index(phase.get("callAnnotations"))
+            alone = phase.get("isAlone") is True
+            for k, word in enumerate(_list(phase.get("calls"))):
+                calls += 1
+                items.append(_Item("call", word, alone, notes.get(k, ()), f"call {calls}"))
+            items.append(_Item("defend", phase.get("aloneDefender")))
+            if isinstance(phase.get("discard"), str):
+                items.append(_Item("discard", phase["discard"], what="the discard"))
+        elif phase.get("type") in _PLAY_TYPES:
+            notes = _notes_by_index(phase.get("playAnnotations"))
+            k = 0
+            for trick in _list(phase.get("tricks")):
+                for text in trick if isinstance(trick, list) else []:
+                    cards += 1
+                    items.append(_Item("card", text, notes=notes.get(k, ()), what=f"card {cards}"))
+                    k += 1
+    return items
+
+
+def _list(value: object) -> list[Any]:
+    """``value`` if it is a list, else nothing: a line is followed as far as it makes sense."""
+    return value if isinstance(value, list) else []
+
+
+def _notes_by_index(value: object) -> dict[int, tuple[str, ...]]:
+    out: dict[int, tuple[str, ...]] = {}
+    for key, texts in (cast(dict[str, Any], value) if isinstance(value, dict) else {}).items():
+        items = [texts] if isinstance(texts, str) else texts if isinstance(texts, list) else []
+        if key.isdigit():
+            out[int(key)] = tuple(t for t in items if isinstance(t, str))
+    return out
+
+
+@dataclass
+class _Walk:
+    actions: list[Action]
+    notes: list[tuple[int, str | None, str]]
+    problem: str = ""
+
+
+def _walk_line(state: HandState, items: Sequence[_Item]) -> _Walk:
+    """Apply ``items`` to ``state`` (changed) as far as the rules allow.
+
+    A line that picks up without saying what the dealer discarded gets the one discard
+    that lets the rest of it be played (the dealer's cards all played show it).
+    """
+    walk = _Walk([], [])
+    for k, item in enumerate(items):
+        if state.phase is Phase.DEFEND and item.kind != "defend":
+            _take(state, walk, PASS, "defending alone")
+        if walk.problem:
+            break
+        if item.kind == "defend":
+            while state.phase is Phase.DEFEND and not walk.problem:
+                seat = state.current_seat
+                defends = seat is not None and item.text == seat.number
+                _take(state, walk, Call("defend_alone") if defends else PASS, "defending alone")
+            continue
+        if state.phase is Phase.DISCARD and item.kind != "discard":
+            return _guess_discard(state, walk, items[k:])
+        action = _line_action(item, state, walk)
+        if action is None or not _take(state, walk, action, f"{item.what} of the line"):
+            break
+        for text in item.notes:
+            found = _annotation("play", 0, text)
+            walk.notes.append((len(walk.actions) - 1, found.label, found.text))
+    return walk
+
+
+def _guess_discard(state: HandState, walk: _Walk, rest: Sequence[_Item]) -> _Walk:
+    unknown = "the line does not say what the dealer discarded"
+    if not any(item.kind == "card" for item in rest):
+        walk.problem = unknown
+        return walk
+    fits: list[_Walk] = []
+    held = state.hands[state.dealer]
+    # An unknown card held (the record's unknown discard) may be the one thrown away.
+    for card in [*(c for c in held if c is not None), *([None] if None in held else [])]:
+        trial = state.copy()
+        tried = _Walk(list(walk.actions), list(walk.notes))
+        if not _take(trial, tried, Discard(card), "the discard"):
+            continue
+        after = _walk_line(trial, rest)
+        if not after.problem:
+            shift = len(tried.actions)
+            tried.actions.extend(after.actions)
+            tried.notes.extend((at + shift, label, text) for at, label, text in after.notes)
+            fits.append(tried)
+    if len(fits) == 1:
+        return fits[0]
+    walk.problem = unknown
+    return walk
+
+
+def _take(state: HandState, walk: _Walk, action: Action, what: str) -> bool:
+    try:
+        state.apply(action)
+    except IllegalActionError as error:
+        walk.problem = f"{what}: {error}"
+        return False
+    walk.actions.append(action)
+    return True
+
+
+def _line_action(item: _Item, state: HandState, walk: _Walk) -> Action | None:
+    where = f"{item.what} of the line"
+    if item.kind == "call":
+        word = item.text.strip().lower() if isinstance(item.text, str) else None
+        if word == "pass":
+            return PASS
+        if word in (*_ORDER_CALLS, "alone"):
+            return Call("order_up", None, item.alone or word == "alone")
+        if word in ("s", "h", "d", "c"):
+            return Call("name", Suit(word.upper()), item.alone)
+        if word == "n":
+            return Call("name", NT, item.alone)
+        walk.problem = f"{where}: {shown(item.text)} is not a call read here"
+        return None
+    try:
+        card = _card(item.text, where, state.strain)
+    except EgnError as error:
+        walk.problem = str(error)
+        return None
+    if card is None:
+        walk.problem = f"{where} is unknown"
+        return None
+    return Discard(card) if item.kind == "discard" else Play(card)
+
+
+# -- writing what a file carries besides its records ---------------------------------------
+
+_TEXT_LIMIT = 64
+"""EGN's schema: a name, an id, a source and a ``gameId`` hold at most 64 characters."""
+
+_IDS_LIMIT = 10
+"""EGN's schema: a player object lists at most ten ids."""
+
+
+def _within_limits(player: EgnPlayer) -> EgnPlayer:
+    ids = tuple((i[:_TEXT_LIMIT], source[:_TEXT_LIMIT]) for i, source in player.ids)
+    return EgnPlayer(player.name[:_TEXT_LIMIT], player.id[:_TEXT_LIMIT], ids[:_IDS_LIMIT])
+
+
+def with_file_data(
+    match: dict[str, Any],
+    *,
+    game_id: str = "",
+    final_score: tuple[int, int] | None = None,
+    roster: Sequence[EgnPlayer] = (),
+    lines: Sequence[Sequence[dict[str, Any]]] = (),
+    kept_deals: Sequence[tuple[int, dict[str, Any]]] = (),
+) -> dict[str, Any]:
+    """``match`` (what :func:`write_egn` wrote) with what the file it came from also held:
+    its ``gameId``, its ``finalScore``, its players' ids (``roster``, seat order, in place
+    of the bare names), each deal's alternative lines (``lines[i]`` for deal ``i``) and
+    the deals that were not made records, each put back at its place in the file
+    (``kept_deals``: position and deal, as :attr:`EgnDeal.raw` keeps it). The deals are
+    numbered again from 0. Changes and returns ``match``.
+
+    >>> match = {"metadata": {"players": ["A", "B", "C", "D"]}, "deals": [{"dealNumber": 0}]}
+    >>> out = with_file_data(match, game_id="g1", kept_deals=[(0, {"dealNumber": 7})])
+    >>> out["metadata"]["gameId"], [d["dealNumber"] for d in out["deals"]]
+    ('g1', [0, 1])
+    """
+    metadata = match.setdefault("metadata", {})
+    if game_id:
+        metadata["gameId"] = game_id[:_TEXT_LIMIT]
+    if final_score is not None:
+        metadata["finalScore"] = list(final_score)
+    if len(roster) == 4:
+        metadata["players"] = [_within_limits(player).to_json() for player in roster]
+    deals: list[dict[str, Any]] = match.setdefault("deals", [])
+    for deal, deal_lines in zip(deals, lines, strict=False):
+        if deal_lines:
+            deal["alternativeLines"] = [dict(line) for line in deal_lines[:MAX_LINES]]
+    for position, raw in sorted(kept_deals, key=lambda kept: kept[0]):
+        deals.insert(min(max(position, 0), len(deals)), dict(raw))
+    for n, deal in enumerate(deals):
+        if isinstance(deal, dict):
+            deal["dealNumber"] = n
+    return match
+
+
 # -- writing ----------------------------------------------------------------------------------
 
 
@@ -1050,18 +1506,26 @@ def write_egn(
     initial_score: tuple[int, int] = (0, 0),
     annotations: Sequence[Sequence[EgnAnnotation]] = (),
 ) -> dict[str, Any]:
-    """An EGN match (its JSON object) holding `records` as its deals, in order.
+    """An EGN match (its JSON object) holding `records` as its deals, in order, valid
+    under EGN 1.4's schema whatever the records and texts (``games.engine.egn_limits``).
 
     ``annotations[i]`` are the comments of deal ``i``, written the way EGN tools write
     them: ``callAnnotations`` and ``playAnnotations`` keyed by the index of the call or the
-    card played, each text starting with its label (``"[?] …"``). The rules are those of
-    the first record. :func:`read_egn` reads the result back into the same records.
+    card played, each text starting with its label (``"[?] …"``). Texts too long for EGN
+    are cut (the title, the description, the names) or split (an annotation); a date EGN
+    cannot read is left out. The rules are those of the first record.
+    :func:`read_egn` reads the result back into the same records.
 
-    Raises :class:`EgnWriteError` for what EGN cannot say: a farmer's hand swap, a lone
-    defender against makers who play together, or a dealer who picks up while sitting
-    out. Rule options EGN has no key for (the sitting-out dealer's pick-up, the points of
-    a plain make, march or euchre, the farmer's hand's variants) fall back to EGN's
-    defaults, and preset names become the options they stand for.
+    What EGN cannot say is said in an annotation instead (``games.engine.egn_gaps``): a
+    farmer's hand swap, a lone defender against makers who play together, a dealer who
+    picks up while sitting out. Rule options EGN has no key for fall back to EGN's
+    defaults and are listed in the description; preset names become the options they
+    stand for. A dealt card nobody saw is EGN's unknown card ``Xx``, and a hand of which
+    nothing is known beyond its cards played is ``[]``, as EGN files leave it.
+
+    Raises :class:`EgnWriteError` for records that cannot share one file: more than
+    :data:`~games.engine.egn_limits.DEALS_PER_FILE`, or rules that differ
+    (:func:`write_egn_files` splits them).
 
     >>> match = write_egn([{"dealer": "W", "upcard": "TC",
     ...     "hands": {"N": "JH AH 9C KD TS", "E": "QH 9H AC KC QS",
@@ -1074,26 +1538,122 @@ def write_egn(
     parsed = [r if isinstance(r, HandRecord) else parse_record(r) for r in records]
     if len(players) != 4:
         raise EgnWriteError("players", "expected four names, North first")
+    if len(parsed) > DEALS_PER_FILE:
+        raise EgnWriteError(
+            "deals",
+            f"{len(parsed)} deals, but an EGN file holds at most {DEALS_PER_FILE} "
+            "(write_egn_files splits them into several files)",
+        )
     rules = parsed[0].rules if parsed else Rules()
     deals = []
+    elsewhere: list[str] = []
     for i, record in enumerate(parsed):
         if record.rules != rules:
             raise EgnWriteError(f"deal {i}", "its rules differ from the first deal's")
         notes = annotations[i] if i < len(annotations) else ()
-        deals.append(_write_deal(i, record, notes))
+        deal, unplaced = _write_deal(i, record, notes, players)
+        deals.append(deal)
+        elsewhere.extend(f"Deal {i}: {text}" for text in unplaced)
+    missing = rules_without_key(rules)
+    if missing:
+        elsewhere.insert(
+            0,
+            "Rules EGN has no option for, so the ruleset gives EGN's defaults instead: "
+            + "; ".join(missing)
+            + ".",
+        )
+    about = " ".join(text for text in (description, *elsewhere) if text)
     return {
         "fileType": "Euchre Game Notation",
         "version": EGN_VERSION,
         "metadata": {
-            "title": title,
-            "description": description,
-            **({"date": date} if date else {}),
-            "players": list(players),
+            "title": fit(title, TITLE_LENGTH),
+            "description": fit(about, DESCRIPTION_LENGTH),
+            **({"date": date} if date and is_egn_date(date) else {}),
+            "players": [fit(name, NAME_LENGTH) for name in players],
             "initialScore": list(initial_score),
             "ruleset": _write_ruleset(rules),
         },
         "deals": deals,
     }
+
+
+def write_egn_files(
+    records: Sequence[dict[str, Any] | HandRecord],
+    *,
+    title: str = "",
+    description: str = "",
+    initial_score: tuple[int, int] = (0, 0),
+    annotations: Sequence[Sequence[EgnAnnotation]] = (),
+    others: Sequence[int] = (),
+    **options: Any,
+) -> list[dict[str, Any]]:
+    """`records` as EGN files: one (:func:`write_egn`) when they fit in one, else a file
+    for each run of at most :data:`~games.engine.egn_limits.DEALS_PER_FILE` deals under
+    the same rules, in order.
+
+    ``others[i]`` counts deals that are not records but will go into the file of record
+    ``i`` (a match's deals that were not imported, put back by :func:`with_file_data`):
+    they count towards the file's hundred deals, so that no part holds more once they are
+    in. A record whose others alone fill a file gets a part of its own.
+
+    Each part's title ends ``(part 2 of 3)`` and its description starts by saying which
+    hands it holds; its ``initialScore`` is the score after the parts before it, as EGN
+    writes a game taken up part way. `options` go to :func:`write_egn` as they are.
+
+    >>> from games.engine.game import Game
+    >>> from games.engine.record import record_from_state
+    >>> deals = [record_from_state(Game(Rules(), seed=s).new_hand()) for s in range(130)]
+    >>> files = write_egn_files(deals, title="Long night")
+    >>> [(f["metadata"]["title"], len(f["deals"])) for f in files]
+    [('Long night (part 1 of 2)', 100), ('Long night (part 2 of 2)', 30)]
+    """
+    parsed = [r if isinstance(r, HandRecord) else parse_record(r) for r in records]
+    parts: list[tuple[int, int]] = []
+    size = 0
+    for i, record in enumerate(parsed):
+        weight = 1 + (others[i] if i < len(others) else 0)
+        start, end = parts[-1] if parts else (0, 0)
+        if parts and size + weight <= DEALS_PER_FILE and parsed[start].rules == record.rules:
+            parts[-1] = (start, i + 1)
+            size += weight
+        else:
+            parts.append((i, i + 1))
+            size = weight
+    if len(parts) <= 1:
+        return [
+            write_egn(
+                parsed,
+                title=title,
+                description=description,
+                initial_score=initial_score,
+                annotations=annotations,
+                **options,
+            )
+        ]
+    out: list[dict[str, Any]] = []
+    score = initial_score
+    for k, (start, end) in enumerate(parts, start=1):
+        chunk = parsed[start:end]
+        suffix = f" (part {k} of {len(parts)})"
+        which = f"Part {k} of {len(parts)}: hands {start + 1} to {end} of {len(parsed)}"
+        if k > 1 and chunk[0].rules != parsed[parts[k - 2][0]].rules:
+            which += ", under other rules than the part before"
+        out.append(
+            write_egn(
+                chunk,
+                title=fit(title, TITLE_LENGTH - len(suffix)) + suffix,
+                description=f"{which}. {description}".strip(),
+                initial_score=score,
+                annotations=list(annotations[start:end]),
+                **options,
+            )
+        )
+        for record in chunk:
+            points = record.state.result().points
+            if points is not None:
+                score = (score[0] + points[Team.NS], score[1] + points[Team.EW])
+    return out
 
 
 def _write_ruleset(rules: Rules) -> dict[str, Any]:
@@ -1117,14 +1677,11 @@ def _write_ruleset(rules: Rules) -> dict[str, Any]:
     return ruleset
 
 
-def _egn_card(card: Card | None) -> str:
-    """``Jd``: rank upper case, suit lower case, as EGN files write them; ``""`` unknown."""
-    return "" if card is None else str(card)[0] + card.suit.value.lower()
-
-
-def _write_deal(n: int, record: HandRecord, notes: Sequence[EgnAnnotation]) -> dict[str, Any]:
-    if record.farmer is not None:
-        raise EgnWriteError(f"deal {n}: farmer", "EGN cannot record a farmer's hand")
+def _write_deal(
+    n: int, record: HandRecord, notes: Sequence[EgnAnnotation], players: Sequence[str]
+) -> tuple[dict[str, Any], list[str]]:
+    """The deal, and the notes about it that have no call to go on (for the description)."""
+    state = record.state
     calls: list[str] = []
     alone = False
     defender: Seat | None = None
@@ -1144,62 +1701,131 @@ def _write_deal(n: int, record: HandRecord, notes: Sequence[EgnAnnotation]) -> d
     sitting_out = {maker.partner} if alone and maker is not None else set()
     if defender is not None:
         sitting_out.add(defender.partner)
-    if (
+    last_call = len(calls) - 1
+    hands = {
+        seat: [None if c == UNKNOWN else parse_card(c) for c in record.canonical()["hands"][seat]]
+        for seat in "NESW"
+    }
+
+    # What EGN cannot say, said in an annotation on the call it concerns.
+    gaps: list[EgnAnnotation] = []
+    unplaced: list[str] = []
+    known_kitty = any(c is not None for c in record.kitty)
+    if known_kitty and record.farmer is None and any(None in h for h in hands.values()):
+        unplaced.append(kitty_note(record.kitty))
+    if record.farmer is not None:
+        note = farmer_note(state, players)
+        if record.farmer.cards is not None:
+            hands[record.farmer.seat.value] = after_swap(state, hands[record.farmer.seat.value])
+        if calls:
+            gaps.append(EgnAnnotation("call", 0, None, note))
+        else:
+            unplaced.append(note)
+    # EGN's aloneDefender stands only against a lone maker: its tricks cannot be written,
+    # and without them no one sits out in EGN's eyes.
+    together = defender is not None and not alone
+    # EGN's dealer never picks up while sitting out, so its readers would reject the deal.
+    sitting_out_pickup = (
         ordered_up
         and dealer in sitting_out
+        and not together
         and (record.discard is not None or record.discard_given)
-    ):
-        # EGN's dealer never picks up while sitting out, so its readers would reject the deal.
-        raise EgnWriteError(
-            f"deal {n}: discard", "EGN cannot record a dealer who picks up while sitting out"
+    )
+    if sitting_out_pickup:
+        gaps.append(
+            EgnAnnotation("call", last_call, None, pickup_note(state, record.discard, players))
         )
+    if together:
+        gaps.append(EgnAnnotation("call", last_call, None, lone_defender_note(state, players)))
+        notes = [_onto_calls(note, state, last_call) for note in notes]
+
     bidding: dict[str, Any] = {
         "phaseNumber": 0,
         "type": "EUCHRE_BIDDING",
         "calls": calls,
         "isAlone": alone,
     }
-    if defender is not None:
-        if not alone:
-            raise EgnWriteError(
-                f"deal {n}: auction", "EGN records a lone defender only against a lone maker"
-            )
+    if defender is not None and alone:
         bidding["aloneDefender"] = _SEATS.index(defender)
-    if record.discard is not None:
-        bidding["discard"] = _egn_card(record.discard)
-    call_notes = _write_notes(notes, "call")
+    if record.discard is not None and not sitting_out_pickup:
+        bidding["discard"] = egn_card(record.discard)
+    all_notes = [*gaps, *notes]
+    call_notes = _write_notes(all_notes, "call", len(calls), unplaced)
     if call_notes:
         bidding["callAnnotations"] = call_notes
     phases: list[dict[str, Any]] = [bidding]
-    if record.play:
+    # The cards the file shows each seat held, besides playerCards.
+    played: dict[str, set[Card]] = {seat: set() for seat in "NESW"}
+    if record.play and not together:
         active = 4 - alone - (defender is not None)
-        cards = [_egn_card(c) for c in record.play]
+        cards = [egn_card(c) for c in record.play]
         play: dict[str, Any] = {
             "phaseNumber": 1,
             "type": "TRICK_PLAY",
             "tricks": [cards[i : i + active] for i in range(0, len(cards), active)],
         }
-        play_notes = _write_notes(notes, "play")
+        play_notes = _write_notes(all_notes, "play", len(cards), unplaced)
         if play_notes:
             play["playAnnotations"] = play_notes
         phases.append(play)
+        for trick in state.tricks:
+            for seat, card in trick.cards:
+                played[seat.value].add(card)
+    if "discard" in bidding and record.discard is not None:
+        played[dealer.value].add(record.discard)  # shown by the discard field
     return {
         "dealNumber": n,
         "initialState": {
             "dealer": _SEATS.index(dealer),
-            "upCard": _egn_card(record.upcard),
-            "playerCards": [[_egn_card(c) for c in record.hands[seat]] for seat in _SEATS],
+            "upCard": egn_card(record.upcard),
+            "playerCards": [_written_hand(hands[seat], played[seat]) for seat in "NESW"],
         },
         "phases": phases,
-    }
+    }, unplaced
+
+
+def _written_hand(cards: list[Card | None], shown: set[Card]) -> list[str]:
+    """A dealt hand as EGN writes it: five cards, ``Xx`` for an unknown one; ``[]`` when
+    nothing is known of it but what the file shows elsewhere (the cards it played, the
+    dealer's discard), as EGN files leave such a hand."""
+    known = [c for c in cards if c is not None]
+    if len(known) < len(cards) and all(c in shown for c in known):
+        return []
+    return [egn_card(c) for c in cards]
+
+
+def _onto_calls(note: EgnAnnotation, state: HandState, last_call: int) -> EgnAnnotation:
+    """A note on a card played, moved onto the last call for a deal whose play the file
+    leaves out, saying which card it was about."""
+    if note.kind == "call":
+        return note
+    plays = [
+        (t, seat, card) for t, trick in enumerate(state.tricks, 1) for seat, card in trick.cards
+    ]
+    if note.index < len(plays):
+        t, seat, card = plays[note.index]
+        about = f"On {seat.value}'s {egn_card(card)} in trick {t}: "
+    else:
+        about = f"On card {note.index + 1} played: "
+    return EgnAnnotation("call", last_call, note.label, about + note.text)
 
 
 def _write_notes(
-    notes: Sequence[EgnAnnotation], kind: Literal["call", "play"]
+    notes: Sequence[EgnAnnotation],
+    kind: Literal["call", "play"],
+    size: int,
+    unplaced: list[str],
 ) -> dict[str, list[str]]:
-    out: dict[str, list[str]] = {}
+    """The annotations of one kind, keyed by the index of the call or card (one past the
+    last goes on the last; with none at all, into `unplaced`), each key's strings made to
+    fit EGN (:func:`~games.engine.egn_limits.pack`)."""
+    texts: dict[int, list[str]] = {}
     for note in notes:
-        if note.kind == kind:
-            text = f"{note.label} {note.text}" if note.label else note.text
-            out.setdefault(str(note.index), []).append(text)
-    return out
+        if note.kind != kind:
+            continue
+        text = f"{note.label} {note.text}" if note.label else note.text
+        if size == 0:
+            unplaced.append(text)
+            continue
+        texts.setdefault(min(note.index, size - 1), []).append(text)
+    return {str(index): pack(strings) for index, strings in sorted(texts.items())}

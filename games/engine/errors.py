@@ -31,6 +31,7 @@ __all__ = [
     "EuchreError",
     "IllegalActionError",
     "NotationError",
+    "PtnError",
     "RecordError",
     "RuleError",
     "SourceError",
@@ -92,6 +93,11 @@ class EgnError(NotationError):
     """An EGN file, or one deal of it, that cannot be read. For the file, ``where`` is its
     field (``metadata.ruleset.std``); for a deal, the place in the deal (``trick 2``,
     ``call 5 (W)``) or ``""``."""
+
+
+class PtnError(NotationError):
+    """Trickster Cards' PTN text, or one hand of it, that cannot be read; ``where`` is the
+    line (``line 12``), or ``""`` for the text as a whole."""
 
 
 class EgnWriteError(NotationError):

@@ -1,9 +1,10 @@
 """Reading hand records from files the way the management commands take them.
 
 ``PATH`` is a ``.json`` file (one record, or a list of records), a ``.jsonl``
-file (one record per line), an ``.egn`` file (each deal one record, in order),
-a text file in the project's notation, or ``-`` for standard input (JSON Lines,
-or any of the above: the content decides). Each item read is either a record
+file (one record per line), an ``.egn`` file (each deal one record, in order), an
+``.emn`` series (each deal of each game, in order), Trickster's PTN (``.ptn``, ``.pbn``:
+each hand), a text file in the project's notation, or ``-`` for standard input (JSON
+Lines, or any of the above: the content decides). Each item read is either a record
 object, ready for :func:`games.engine.record.parse_record`, or the message of
 the problem that kept it from being one.
 """
@@ -55,17 +56,29 @@ def read_source(path: str, stdin: IO[str] | None = None) -> list[SourceItem]:
     except OSError as error:
         raise SourceError(path, f"cannot be read ({error.strerror})") from None
     suffix = file.suffix.lower()
-    kind = {".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl", ".egn": "egn"}.get(suffix, "")
+    kind = {
+        ".json": "json",
+        ".jsonl": "jsonl",
+        ".ndjson": "jsonl",
+        ".egn": "egn",
+        ".emn": "emn",
+        ".ptn": "ptn",
+        ".pbn": "ptn",
+    }.get(suffix, "")
     return read_text(text, kind=kind)
 
 
 def read_text(text: str, kind: str = "") -> list[SourceItem]:
-    """Read records from text. ``kind`` is ``json``, ``jsonl``, ``egn``, ``text`` or ``""``
-    to let the content decide.
+    """Read records from text. ``kind`` is ``json``, ``jsonl``, ``egn``, ``emn``, ``ptn``,
+    ``text`` or ``""`` to let the content decide.
     """
     stripped = text.strip()
     if kind == "egn":
         return _read_egn(stripped)
+    if kind == "emn":
+        return _read_emn(stripped)
+    if kind == "ptn":
+        return _read_ptn(stripped)
     if kind == "text":
         return _read_notation(stripped)
     whole: Any = None
@@ -83,6 +96,8 @@ def read_text(text: str, kind: str = "") -> list[SourceItem]:
             )
         return _from_json(whole)
     if whole_error is None and stripped:
+        if isinstance(whole, dict) and whole.get("fileType") == "Euchre Match Notation":
+            return _read_emn(stripped)
         if isinstance(whole, dict) and _is_egn(whole):
             return _read_egn(stripped)
         if kind != "jsonl" or isinstance(whole, list):
@@ -92,6 +107,10 @@ def read_text(text: str, kind: str = "") -> list[SourceItem]:
         return list(_read_jsonl(text))
     if not stripped:
         return []
+    from .ptn import looks_like_ptn
+
+    if looks_like_ptn(stripped):
+        return _read_ptn(stripped)
     return _read_notation(stripped)
 
 
@@ -142,6 +161,54 @@ def _read_egn(text: str) -> list[SourceItem]:
             items.append(SourceItem(data=None, error=deal.located_error, label=label))
         else:
             items.append(SourceItem(data=deal.record, label=label, context=label))
+    return items
+
+
+def _read_emn(text: str) -> list[SourceItem]:
+    from .emn import read_emn
+
+    try:
+        series = read_emn(text)
+    except EgnError as unread:
+        raise SourceError("", f"not a readable EMN file: {unread}") from None
+    items = []
+    for game in series.games:
+        if game.match is None:
+            assert game.error is not None
+            where = f"game {game.number}"
+            error = NotationError(
+                where + (f", {game.error.where}" if game.error.where else ""), game.error.problem
+            )
+            items.append(SourceItem(data=None, error=error, label=where))
+            continue
+        for deal in game.match.deals:
+            label = f"game {game.number}, deal {deal.number}"
+            located = deal.located_error
+            if located is not None:
+                error = NotationError(f"game {game.number}, {located.where}", located.problem)
+                items.append(SourceItem(data=None, error=error, label=label))
+            else:
+                items.append(SourceItem(data=deal.record, label=label, context=label))
+    return items
+
+
+def _read_ptn(text: str) -> list[SourceItem]:
+    from .ptn import read_ptn
+
+    try:
+        match = read_ptn(text)
+    except NotationError as error:
+        raise SourceError("", f"not readable as PTN: {error}") from None
+    items = []
+    for hand in match.deals:
+        label = f"hand {hand.number}"
+        if hand.error is not None:
+            where = f"{label}, {hand.error.where}" if hand.error.where else label
+            items.append(
+                SourceItem(data=None, error=NotationError(where, hand.error.problem), label=label)
+            )
+        else:
+            items.append(SourceItem(data=hand.record, label=label, context=label))
     return items
 
 

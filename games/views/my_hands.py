@@ -17,7 +17,7 @@ from analysis.solver.review import ReviewParams
 from games.access import hand_for_viewer
 from games.forms import HandFilterForm
 from games.library import filter_hands, latest_jobs, review_status
-from games.models import Hand, Match
+from games.models import Hand, Match, MatchSeries
 from games.views.common import get_own_hand
 
 HANDS_PER_PAGE = 25
@@ -39,6 +39,9 @@ def my_hands(request: SignedInRequest) -> HttpResponse:
     match = None
     if "match" in filters:
         match = Match.objects.filter(owner=request.user, pk=filters["match"]).first()
+    series = None
+    if "series" in filters:
+        series = MatchSeries.objects.filter(owner=request.user, pk=filters["series"]).first()
     context = {
         "form": form,
         "page": page,
@@ -47,6 +50,8 @@ def my_hands(request: SignedInRequest) -> HttpResponse:
         "has_hands": mine.exists(),
         "query": query.urlencode(),
         "match": match,
+        "series": series,
+        "series_games": list(series.games.order_by("number_in_series", "id")) if series else [],
     }
     template = "games/my_hands.html#hand_table" if request.htmx else "games/my_hands.html"
     return render(request, template, context)

@@ -7,10 +7,11 @@ what the page shows is worked out in ``games.replay``.
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.template import TemplateDoesNotExist, TemplateSyntaxError
 from django.template.loader import get_template
@@ -19,14 +20,13 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts.http import HtmxRequest
 from accounts.limits import limit, samples_limit
-from analysis.models import AnalysisJob
+from analysis.models import AnalysisJob, params_key
 from analysis.solver.judgement import ACCURACY_K
-from analysis.solver.review import ReviewParams
+from analysis.solver.review import SOLVER_VERSION, ReviewParams
 from games.access import hand_for_viewer
 from games.engine.cards import Seat
 from games.models import Hand, HandComment
 from games.replay import (
-    Params,
     Replay,
     build_page,
     build_summary,
@@ -45,22 +45,84 @@ SHARE_EXPORT = "games/review/_share_export.html"
 POLL_SECONDS = 2
 
 
-def _jobs(hand: Hand) -> tuple[AnalysisJob | None, AnalysisJob | None]:
-    """The hand's latest analysis job, and its latest finished one (whose review is shown)."""
-    jobs = hand.analysis_jobs.select_related("result")
-    latest = jobs.first()
-    done = jobs.filter(status=AnalysisJob.Status.DONE, result__isnull=False).first()
-    return latest, done
+@dataclass(frozen=True)
+class Reviews:
+    """A hand's analyses as its page shows them."""
+
+    latest: AnalysisJob | None
+    """The latest analysis asked for, whatever its status: the page's status line."""
+    shown: AnalysisJob | None
+    """The finished review the page shows."""
+    own: AnalysisJob | None
+    """The hand's own review (``Hand.shown_job``): shown unless the viewer chose another."""
+    done: list[AnalysisJob]
+    """Every finished review of the hand's record, the latest first."""
+    current: AnalysisJob | None
+    """The analysis with today's default parameters and solver, if one was asked for."""
+
+    @property
+    def others(self) -> list[AnalysisJob]:
+        """The finished reviews not shown, the latest first."""
+        return [job for job in self.done if job != self.shown]
+
+    @property
+    def shown_is_current(self) -> bool:
+        """Whether the review shown has today's default parameters and solver."""
+        return self.shown is not None and self.shown == self.current
+
+    @property
+    def can_ask_current(self) -> bool:
+        """Whether a review with today's defaults may be asked for: none was, or it failed."""
+        return self.current is None or self.current.status == AnalysisJob.Status.FAILED
 
 
-def _replay(hand: Hand) -> tuple[AnalysisJob | None, bool, Replay]:
-    """The hand's latest analysis job, whether a review is done, and the hand replayable
-    with that review and the double-dummy table stored with it."""
-    latest, done = _jobs(hand)
-    result = None if done is None else done.result
+def _reviews(hand: Hand, asked: int | None = None) -> Reviews:
+    """The hand's analyses (in one query), showing the finished review ``asked`` when it is
+    one of the hand's, else the hand's own (as ``Hand.shown_job`` picks it)."""
+    jobs = list(hand.analysis_jobs.select_related("result"))
+    done = [j for j in jobs if j.status == AnalysisJob.Status.DONE and j.result is not None]
+    own = next((j for j in done if j.pk == hand.mistakes_job_id), done[0] if done else None)
+    shown = next((j for j in done if j.pk == asked), own)
+    key = params_key(ReviewParams())
+    current = next(
+        (j for j in jobs if j.params_key == key and j.solver_version == SOLVER_VERSION), None
+    )
+    return Reviews(jobs[0] if jobs else None, shown, own, done, current)
+
+
+def _asked_review(request: HttpRequest, hand: Hand, notes: list[str]) -> Reviews:
+    """The hand's analyses, showing the review the ``review`` query parameter names; one
+    that is not a finished review of this hand gets a note and the hand's own instead."""
+    raw = request.GET.get("review", "")
+    asked = int(raw) if raw.isdigit() and len(raw) <= 12 else None
+    reviews = _reviews(hand, asked)
+    if raw and (reviews.shown is None or reviews.shown.pk != asked):
+        notes.append(f"“{raw[:20]}” is not a finished review of this hand: showing its own.")
+    return reviews
+
+
+def _replay(hand: Hand, reviews: Reviews) -> Replay:
+    """The hand replayable with the review shown and the double-dummy table stored with it."""
+    result = None if reviews.shown is None else reviews.shown.result
     review = None if result is None else result.as_review()
     dd = None if result is None else result.double_dummy()
-    return latest, review is not None, Replay(hand.record, review, dd)
+    return Replay(hand.record, review, dd, notes=hand.notes_from_file(), lines=hand.file_lines)
+
+
+def _names(hand: Hand) -> dict[Seat, str]:
+    """The players' names the hand's file gave, by seat; empty when it gave none."""
+    match = hand.match
+    if match is None:
+        return {}
+    return {seat: name for seat in Seat if (name := match.name_of(seat.value))}
+
+
+def _owner_name(hand: Hand) -> str:
+    """The name in the file of the player the owner said they were, or ``""``."""
+    match = hand.match
+    if match is None or not match.owner_seat or match.owner_seat != hand.seat:
+        return ""
+    return match.name_of(hand.seat)
 
 
 def _default_seat(hand: Hand) -> Seat:
@@ -70,9 +132,13 @@ def _default_seat(hand: Hand) -> Seat:
         return Seat.S
 
 
-def _status(hand: Hand) -> dict[str, Any]:
-    latest, done = _jobs(hand)
-    return {"job": latest, "has_review": done is not None, "poll_seconds": POLL_SECONDS}
+def _status(reviews: Reviews) -> dict[str, Any]:
+    return {
+        "job": reviews.latest,
+        "has_review": reviews.shown is not None,
+        "reviews": reviews,
+        "poll_seconds": POLL_SECONDS,
+    }
 
 
 def _share_export_template() -> str:
@@ -96,7 +162,11 @@ def hand_review(request: HtmxRequest, pk: int) -> HttpResponse:
         request.nav_path = reverse("classes:index") if access.is_teacher else ""  # type: ignore[attr-defined]
     default_seat = _default_seat(hand)
     params, notes = parse_params(request.GET, default_seat, access.share_token)
-    latest, has_review, replay = _replay(hand)
+    reviews = _asked_review(request, hand, notes)
+    if reviews.shown is not None and reviews.shown != reviews.own:
+        # The viewer chose another review: every link of the page keeps it.
+        params = replace(params, review=reviews.shown.pk)
+    replay = _replay(hand, reviews)
     base = reverse("games:hand_review", args=[hand.pk])
 
     push_url = ""
@@ -119,28 +189,44 @@ def hand_review(request: HtmxRequest, pk: int) -> HttpResponse:
         notes=notes,
         comment_counts=counts,
         you=default_seat if access.is_owner else None,
+        names=_names(hand),
     )
+    page_params = replace(params, step=page.step, auto="")
     context: dict[str, Any] = {
         "hand": hand,
         "access": access,
         "page": page,
         "params": params,
         "owner_seat": default_seat.word,
-        "job": latest,
-        "has_review": has_review,
-        "poll_seconds": POLL_SECONDS,
+        "owner_name": _owner_name(hand),
+        **_status(reviews),
+        "current_params": ReviewParams(),
+        "solver_version": SOLVER_VERSION,
         **comments_context(access, page.step, [c for c in comments if c.step == page.step]),
     }
     if request.htmx and not request.htmx.history_restore_request:
         context["oob"] = True
         response = render(request, f"{TEMPLATE}#replay", context)
     else:
-        main = Params(0, params.seat, params.view, (), params.share)
+        main = replace(params, step=0, line=(), auto="")
         context["summary"] = build_summary(
             replay, url=lambda step: page_url(base, main, default_seat, step=step)
         )
         context["accuracy_k"] = ACCURACY_K
         context["share_export"] = _share_export_template()
+        context["own_review_url"] = page_url(base, page_params, default_seat, review=None)
+        context["other_reviews"] = [
+            {
+                "job": job,
+                "url": page_url(
+                    base,
+                    page_params,
+                    default_seat,
+                    review=None if job == reviews.own else job.pk,
+                ),
+            }
+            for job in reviews.others
+        ]
         response = render(request, TEMPLATE, context)
     if push_url:
         response["HX-Push-Url"] = push_url
@@ -149,27 +235,57 @@ def hand_review(request: HtmxRequest, pk: int) -> HttpResponse:
 
 @require_GET
 def hand_review_status(request: HtmxRequest, pk: int) -> HttpResponse:
-    """The analysis status fragment the page polls while the review is on its way. Once
-    the review is done, an htmx request reloads the page to show it."""
+    """The analysis status fragment the page polls while a review is on its way. The page
+    says which review it shows (``shown``): a page that showed none yet reloads (for an
+    htmx request) once the review is done; a page that shows one keeps it, and the
+    fragment offers the new one instead."""
     access = hand_for_viewer(request, pk)
-    context = {"hand": access.hand, "access": access, **_status(access.hand)}
-    job = context["job"]
+    raw = request.GET.get("shown", "")
+    shown = int(raw) if raw.isdigit() and len(raw) <= 12 else None
+    reviews = _reviews(access.hand, shown)
+    if shown is None:
+        reviews = replace(reviews, shown=None)
+    context = {"hand": access.hand, "access": access, **_status(reviews)}
+    job = reviews.latest
     response = render(request, f"{TEMPLATE}#status", context)
-    if request.htmx and job is not None and job.status == AnalysisJob.Status.DONE:
+    if request.htmx and shown is None and job is not None and job.status == AnalysisJob.Status.DONE:
         response["HX-Refresh"] = "true"
     return response
 
 
+REANALYSE_CHOICES = {
+    "same": "the parameters of the hand's latest analysis (after a failure)",
+    "current": "today's default parameters and solver",
+}
+
+
+def _back_to_page(request: HttpRequest, hand: Hand) -> HttpResponse:
+    target = reverse("games:hand_review", args=[hand.pk])
+    step = request.POST.get("step", "")
+    ok = step.isdigit() and len(step) <= 6  # a step number, not five thousand digits
+    return redirect(f"{target}?step={int(step)}" if ok else target)
+
+
+def _bad_request(message: str) -> HttpResponse:
+    return HttpResponseBadRequest(f"{message}\n", content_type="text/plain; charset=utf-8")
+
+
 @require_POST
 def hand_reanalyse(request: HttpRequest, pk: int) -> HttpResponse:
-    """Ask again for the hand's review (after a failure); the owner only."""
+    """Ask for the hand's review again; the owner only. ``params=same`` (the default) asks
+    with the latest analysis's parameters, after a failure; ``params=current`` asks for a
+    new review with today's default parameters and solver, which the page then offers
+    beside the review it shows."""
     access = hand_for_viewer(request, pk)
     if not access.is_owner:
         raise Http404("No such hand.")
     hand = access.hand
-    latest, _ = _jobs(hand)
+    choice = request.POST.get("params", "") or "same"
+    if choice not in REANALYSE_CHOICES:
+        return _bad_request(f"params: expected “same” or “current”, not “{choice[:20]}”.")
+    latest = _reviews(hand).latest
     params = ReviewParams()
-    if latest is not None:
+    if choice == "same" and latest is not None:
         try:
             params = ReviewParams.from_json(latest.params)
         except ValueError:
@@ -178,15 +294,42 @@ def hand_reanalyse(request: HttpRequest, pk: int) -> HttpResponse:
     job, created = hand.request_analysis(
         params,
         queue=AnalysisJob.Queue.INTERACTIVE,
+        refresh=choice == "current",
         before_queue=samples_limit(request.user.pk, params),
     )
-    if created:
+    if created and choice == "current":
+        messages.success(
+            request,
+            f"A new review with {params.samples} layouts a decision is on its way; this "
+            "page keeps the review it shows until you switch to the new one.",
+        )
+    elif created:
         messages.success(request, "The review was asked for again; it is on its way.")
     elif job.status == AnalysisJob.Status.DONE:
-        messages.info(request, "This hand's review is already done.")
+        messages.info(request, "This review is already done.")
     else:
-        messages.info(request, "This hand's review is already on its way.")
-    target = reverse("games:hand_review", args=[hand.pk])
-    step = request.POST.get("step", "")
-    ok = step.isdigit() and len(step) <= 6  # a step number, not five thousand digits
-    return redirect(f"{target}?step={int(step)}" if ok else target)
+        messages.info(request, "This review is already on its way.")
+    return _back_to_page(request, hand)
+
+
+@require_POST
+def hand_show_review(request: HttpRequest, pk: int) -> HttpResponse:
+    """Make another finished review of the hand its own (``job``): the page shows it from
+    now on, and the hand's mistakes are counted from it; the owner only."""
+    access = hand_for_viewer(request, pk)
+    if not access.is_owner:
+        raise Http404("No such hand.")
+    hand = access.hand
+    raw = request.POST.get("job", "")
+    asked = int(raw) if raw.isdigit() and len(raw) <= 12 else None
+    job = next((j for j in _reviews(hand).done if j.pk == asked), None)
+    if job is None:
+        return _bad_request(f"job: “{raw[:20]}” is not a finished review of this hand.")
+    hand.show_review(job)
+    params = ReviewParams.from_json(job.params)
+    messages.success(
+        request,
+        f"This hand now shows its review with {params.samples} layouts a decision "
+        f"(solver version {job.solver_version}).",
+    )
+    return _back_to_page(request, hand)

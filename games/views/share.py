@@ -12,9 +12,9 @@ from django.views.decorators.http import require_POST
 from accounts.http import HtmxRequest, SignedInRequest
 from games.access import HandAccess, hand_for_viewer
 from games.exports import FORMATS as EXPORT_FORMATS
-from games.exports import Export, ExportUnavailable, export_hand, export_match
+from games.exports import Export, ExportUnavailable, export_hand, export_match, export_series
 from games.links import hand_page_url
-from games.models import Hand, Match
+from games.models import Hand, Match, MatchSeries
 from games.views.common import get_own_hand
 
 
@@ -38,6 +38,17 @@ def match_export(request: SignedInRequest, pk: int) -> HttpResponse:
     match = get_object_or_404(Match.objects.filter(owner=request.user), pk=pk)
     try:
         export = export_match(match)
+    except ExportUnavailable as error:
+        return HttpResponse(f"{error}\n", status=409, content_type="text/plain; charset=utf-8")
+    return _download(export)
+
+
+@login_required
+def series_export(request: SignedInRequest, pk: int) -> HttpResponse:
+    """A whole uploaded series (EMN) as one EMN file, each game with the reviews' marks."""
+    series = get_object_or_404(MatchSeries.objects.filter(owner=request.user), pk=pk)
+    try:
+        export = export_series(series)
     except ExportUnavailable as error:
         return HttpResponse(f"{error}\n", status=409, content_type="text/plain; charset=utf-8")
     return _download(export)

@@ -16,7 +16,7 @@ from accounts import limits
 from accounts.http import SignedInRequest
 from games.forms import UploadForm
 from games.links import hand_page_url
-from games.models import Hand
+from games.models import Hand, UploadResult
 from games.uploads import FORMATS as UPLOAD_FORMATS
 from games.uploads import MAX_HANDS, MAX_UPLOAD_BYTES
 
@@ -63,24 +63,53 @@ def _upload(request: SignedInRequest, limit: UploadLimitHandler) -> HttpResponse
         return _too_big_response(request)
     if not form.is_valid() or form.upload is None:
         return render(request, "games/upload.html", _upload_context(form), status=400)
+    if form.asks_player:
+        # The file names its players: which one is the uploader? Nothing is stored yet.
+        return render(request, "games/upload.html", _upload_context(form))
     result = Hand.objects.store_upload(
         request.user,
         form.upload,
         seat=form.cleaned_data["seat"],
         title=form.cleaned_data["title"],
+        player_seats=form.player_seats,
+        player_id=form.player_id(),
     )
     if len(result.hands) == 1 and not form.upload.is_match:
         hand = result.hands[0]
         if not result.created:
             messages.info(request, f"You already had this hand: {hand}.")
         return redirect(hand_page_url(hand))
-    stored = f"{result.created} hand{'s' if result.created != 1 else ''} stored"
-    already = f"{result.existing} {'was' if result.existing == 1 else 'were'} already there"
-    messages.success(request, f"{stored}, {already}.")
+    messages.success(request, upload_summary(result))
     url = reverse("games:my_hands")
-    if result.match is not None:
+    if result.series is not None:
+        url += "?" + urlencode({"series": result.series.pk})
+    elif result.match is not None:
         url += "?" + urlencode({"match": result.match.pk})
     return redirect(url)
+
+
+def upload_summary(result: UploadResult) -> str:
+    """What an upload stored, in a sentence or three: the hands stored and already there,
+    the deals of the file left out, the annotations added to hands the owner had."""
+    stored = f"{result.created} hand{'s' if result.created != 1 else ''} stored"
+    already = f"{result.existing} {'was' if result.existing == 1 else 'were'} already there"
+    text = f"{stored}, {already}."
+    skipped = result.skipped
+    if skipped:
+        some = f"{len(skipped)} deal{'s' if len(skipped) != 1 else ''} of the file"
+        verb = "was" if len(skipped) == 1 else "were"
+        if result.matches:
+            them = "it" if len(skipped) == 1 else "them"
+            text += f" {some} {verb} not imported: the match lists {them} with the reason."
+        else:
+            listed = "; ".join(str(hand.error) for hand in skipped if hand.error is not None)
+            text += f" {some} {verb} not imported: {listed}."
+    if result.notes_added:
+        notes = result.notes_added
+        text += (
+            f" {notes} annotation{'s' if notes != 1 else ''} of the file added to hands you had."
+        )
+    return text
 
 
 def _too_big_response(request: HttpRequest) -> HttpResponse:
@@ -101,10 +130,16 @@ def _content_length(request: HttpRequest) -> int:
 
 
 def _upload_context(form: UploadForm) -> dict[str, object]:
+    upload = form.upload
+    asking = upload is not None and upload.ok and bool(upload.player_names)
+    asking = asking and (form.asks_player or "player" in form.errors)
     return {
         "form": form,
-        "upload": form.upload,
-        "bad_hands": [h for h in form.upload.hands if h.error] if form.upload else [],
+        "upload": upload,
+        "ask_player": asking,
+        "carried_text": form.cleaned_data.get("text", "") if asking else "",
+        "bad_hands": [h for h in upload.hands if h.error] if upload else [],
+        "good_count": len(upload.good_hands) if upload else 0,
         "max_mb": MAX_UPLOAD_BYTES // 1_000_000,
         "max_hands": MAX_HANDS,
         "format_label": UPLOAD_FORMATS.get(form.upload.format, "") if form.upload else "",

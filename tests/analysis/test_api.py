@@ -41,8 +41,9 @@ def test_the_owner_sees_the_queued_analysis_of_a_new_hand(
     job = hand.analysis_jobs.get()
     assert body["id"] == job.pk and body["hand"] == hand.pk
     assert (body["status"], body["queue"], body["result"]) == ("queued", "interactive", None)
-    assert body["params"] == {"samples": 100, "seed": 0}
+    assert body["params"] == body["current_params"] == {"samples": 400, "seed": 0}
     assert body["solver_version"] == body["current_solver_version"] == SOLVER_VERSION
+    assert body["shown"] is False  # no review done yet
     assert body["progress"] == {"done": 0, "total": None}
     assert body["requested_at"] and body["started_at"] is None
 
@@ -118,7 +119,7 @@ def test_asking_again_with_the_same_parameters_gives_the_same_analysis(
     client.force_login(owner)
     first = post(client, hand, {})
     assert first.json()["id"] == hand.analysis_jobs.get().pk
-    assert post(client, hand, {"params": {"samples": 100}}).json()["id"] == first.json()["id"]
+    assert post(client, hand, {"params": {"samples": 400}}).json()["id"] == first.json()["id"]
     assert AnalysisJob.objects.count() == 1
 
 

@@ -12,7 +12,10 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from django.db import IntegrityError, OperationalError
+from celery.exceptions import Retry
+from django.db import IntegrityError, OperationalError, connection
+from django.utils import timezone
+from kombu.exceptions import OperationalError as BrokerUnreachable
 
 from accounts.models import User
 from analysis import models, tasks
@@ -63,7 +66,7 @@ def test_a_new_hand_is_kept_canonical_and_its_analysis_is_queued_on_commit(
     assert (job.status, job.queue, job.params) == (
         "queued",
         "interactive",
-        {"samples": 100, "seed": 0},
+        {"samples": 400, "seed": 0},
     )
     assert job.solver_version == SOLVER_VERSION
     assert sent == [Sent(job.pk, "interactive")]
@@ -472,6 +475,153 @@ def test_a_receiver_of_review_finished_that_fails_leaves_the_job_done(
         review_finished.disconnect(broken)
     job.refresh_from_db()
     assert job.status == "done" and "failed on review_finished" in caplog.text
+    assert not job.announced  # the sweep tells the receivers again
+
+
+def test_a_job_is_announced_once_every_receiver_took_its_review(
+    owner: User, fake_review: FakeReview
+) -> None:
+    job = job_of(make_hand(owner))
+    job.run("worker@one")
+    job.refresh_from_db()
+    assert job.status == "done" and job.announced
+
+
+def mistakes_of(hand: Hand) -> tuple[int | None, int | None]:
+    hand.refresh_from_db()
+    return hand.mistakes, hand.mistakes_job_id
+
+
+def cut_before_the_announcement(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The database drops the worker's connection between the finish and the signal."""
+
+    def cut(self: AnalysisJob) -> bool:
+        raise OperationalError("server closed the connection unexpectedly")
+
+    monkeypatch.setattr(AnalysisJob, "announce", cut)
+
+
+def test_the_retried_task_announces_a_job_whose_worker_was_cut_off_after_the_finish(
+    owner: User, fake_review: FakeReview, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    hand = make_hand(owner)
+    job = job_of(hand)
+    with monkeypatch.context() as patch:
+        cut_before_the_announcement(patch)
+        with pytest.raises(TransientJobError):
+            job.run("worker@one")
+    job.refresh_from_db()
+    assert (job.status, job.announced) == ("done", False)
+    assert mistakes_of(hand) == (None, None)  # the count left unset, as the cut once did
+    tasks.run_analysis_job.apply(args=[job.pk])  # the retry
+    job.refresh_from_db()
+    assert job.announced and mistakes_of(hand) == (0, job.pk)
+    assert fake_review.calls == 1  # the review was not done again
+
+
+def test_a_new_hand_of_a_reviewed_record_gets_its_count_of_mistakes_on_commit(
+    owner: User,
+    stranger: User,
+    fake_review: FakeReview,
+    sent: list[Sent],
+    django_capture_on_commit_callbacks: Commit,
+) -> None:
+    job_of(make_hand(owner)).run("worker@one")
+    with django_capture_on_commit_callbacks(execute=True):
+        bobs = make_hand(stranger)
+    assert mistakes_of(bobs) == (0, job_of(bobs).pk)
+    assert sent == []  # nothing to review
+
+
+def test_a_message_the_broker_does_not_take_leaves_the_job_queued_for_the_sweep(
+    owner: User,
+    monkeypatch: pytest.MonkeyPatch,
+    django_capture_on_commit_callbacks: Commit,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    def unreachable(*args: Any, **kwargs: Any) -> None:
+        raise BrokerUnreachable("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+    monkeypatch.setattr(tasks.run_analysis_job, "apply_async", unreachable)
+    with django_capture_on_commit_callbacks(execute=True):
+        hand = make_hand(owner)  # no error reaches the player
+    job = job_of(hand)
+    assert job.status == "queued" and job.deadline is not None and job.sends == 1
+    assert "Connection refused" in caplog.text
+
+
+# -- a database connection that drops mid-job ---------------------------------------------
+
+
+def drop_the_connection_once(fake_review: FakeReview) -> None:
+    """At the review's second decision, the server drops the worker's connection, and the
+    next save of progress fails on it, as PostgreSQL's pg_terminate_backend makes it."""
+
+    def drop(done: int, total: int) -> None:
+        if done == 2 and fake_review.calls == 1:
+            connection.connection.close()  # the server's end is gone: no query goes through
+            raise OperationalError("terminating connection due to administrator command")
+
+    fake_review.on_progress = drop
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_job_whose_database_connection_dropped_is_released_at_once(
+    owner: User, fake_review: FakeReview, sent: list[Sent], settings: Any
+) -> None:
+    job = job_of(make_hand(owner, queue="bulk"))
+    drop_the_connection_once(fake_review)
+    before = timezone.now()
+    with pytest.raises(TransientJobError):
+        job.run("worker@one")
+    # Read on a fresh connection: queued again now, not running until the lease runs out.
+    job.refresh_from_db()
+    assert (job.status, job.worker, job.queue) == ("queued", "", "interactive")
+    assert job.error == "attempt 1: OperationalError: terminating connection due to " + (
+        "administrator command"
+    )
+    wait = settings.ANALYSIS_RESEND_SECONDS["interactive"]
+    assert job.deadline is not None
+    assert 0 <= (job.deadline - before).total_seconds() - wait < 5
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_task_of_a_job_whose_connection_dropped_retries_and_finishes(
+    owner: User, fake_review: FakeReview, sent: list[Sent]
+) -> None:
+    job = job_of(make_hand(owner))
+    drop_the_connection_once(fake_review)
+    tasks.run_analysis_job.apply(args=[job.pk])
+    job.refresh_from_db()
+    assert (job.status, job.attempts, fake_review.calls) == ("done", 2, 2)
+    assert job.announced
+
+
+def test_a_job_released_after_a_transient_error_is_retried_on_interactive_with_backoff(
+    owner: User, fake_review: FakeReview, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    job = job_of(make_hand(owner, queue="bulk"))
+    fake_review.error = OperationalError("terminating connection due to administrator command")
+    retries: list[dict[str, Any]] = []
+
+    def apply_async(*args: Any, **options: Any) -> None:
+        retries.append(options)
+
+    task = tasks.run_analysis_job
+    monkeypatch.setattr(task, "apply_async", apply_async)
+    # As a worker runs it: a message from the bulk queue, not called directly.
+    request = {"id": "m-1", "hostname": "worker@one", "retries": 0, "called_directly": False}
+    task.push_request(**request, delivery_info={"routing_key": "bulk"})
+    try:
+        with pytest.raises(Retry):
+            task.run(job.pk)
+    finally:
+        task.pop_request()
+    [retry] = retries
+    assert retry["queue"] == "interactive"
+    assert 0 <= retry["countdown"] <= 5  # the first of a backoff with jitter
+    job.refresh_from_db()
+    assert (job.status, job.queue) == ("queued", "interactive")
 
 
 def test_the_jobs_of_a_record_go_with_the_last_hand_of_it(

@@ -182,6 +182,14 @@ TABLE: list[tuple[str, str, dict[str, Any], tuple[Any, ...]]] = [
     ("post", "/hands/{student_hand}/reanalyse/", {}, (404, 404, 404, 302, 404, 404)),
     (
         "post",
+        "/hands/{student_hand}/reanalyse/",
+        {"params": "current"},
+        (404, 404, 404, 302, 404, 404),
+    ),
+    # Switching reviews: the owner only (400 here, as the form names no review).
+    ("post", "/hands/{student_hand}/review/show/", {}, (404, 404, 404, 400, 404, 404)),
+    (
+        "post",
         "/hands/{student_hand}/comments/",
         {"step": 1, "text": "Comment"},
         (LOGIN, 404, 404, 302, 404, 302),
@@ -281,6 +289,7 @@ def test_every_url_of_comments_notifications_and_settings_is_in_the_table() -> N
 
     routes = {
         reverse("games:hand_review", args=[1]),
+        reverse("games:hand_show_review", args=[1]),
         reverse("games:hand_comment", args=[1]),
         reverse("games:hand_comment_edit", args=[1, 2]),
         reverse("games:hand_comment_delete", args=[1, 2]),

@@ -25,7 +25,7 @@ def _review() -> dict[str, Any]:
 
 
 def review() -> dict[str, Any]:
-    """The review the site's default parameters give (computed once per test run)."""
+    """The review at 100 samples, the first default (computed once per test run)."""
     import copy
 
     return copy.deepcopy(_review())

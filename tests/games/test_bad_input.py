@@ -171,10 +171,19 @@ def test_an_egn_file_with_a_bad_loner_lead_is_a_400_naming_it(signed_in: Client)
 def test_an_egn_file_with_a_nul_in_its_title_is_stored_without_it(
     signed_in: Client, sent: list[Sent]
 ) -> None:
-    upload = SimpleUploadedFile("m.egn", egn_with({"title": "Final\x00s"}).encode())
-    response = signed_in.post(UPLOAD, {"seat": "S", "title": "", "file": upload})
+    text = egn_with({"title": "Final\x00s", "players": ["A\x00n", "Bo", "Cy", "Di"]})
+    upload = SimpleUploadedFile("m.egn", text.encode())
+    asked = signed_in.post(UPLOAD, {"seat": "S", "title": "", "file": upload})
+    assert asked.status_code == 200 and 'value="A n"' in asked.content.decode()
+    form = {"text": text, "filename": "m.egn", "seat": "S", "confirm": "on", "player": "A n"}
+    response = signed_in.post(UPLOAD, form)
     assert response.status_code == 302
-    assert Match.objects.get().title == "Final s"
+    match = Match.objects.get()
+    assert (match.title, match.player_names, match.owner_seat) == (
+        "Final s",
+        ["A n", "Bo", "Cy", "Di"],
+        "N",
+    )
 
 
 # Comments, the Play form

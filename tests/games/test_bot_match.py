@@ -6,7 +6,9 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from games.bots import BOTS
+from games.bots import MATCH_BOTS
+from games.engine.cards import Team
+from games.engine.rules import Rules
 from games.management.commands import bot_match
 
 
@@ -39,7 +41,9 @@ def test_bot_match_prints_wins_rate_interval_and_points() -> None:
 
 def test_bot_match_is_repeatable_from_its_seed() -> None:
     args = ("--a", "easy", "--b", "easy", "--games", "4", "--seed", "8", "--target", "5")
-    assert run(*args) == run(*args)
+    first, again = run(*args), run(*args)
+    assert isinstance(first.pop("seconds"), float) and isinstance(again.pop("seconds"), float)
+    assert first == again
 
 
 def test_a_bot_against_itself_wins_about_half_when_seats_alternate() -> None:
@@ -53,13 +57,62 @@ def test_a_bot_against_itself_wins_about_half_when_seats_alternate() -> None:
     [
         (
             ("--a", "grandmaster", "--b", "easy"),
-            f"--a: unknown bot 'grandmaster' (known bots: {', '.join(BOTS)})",
+            f"--a: unknown bot 'grandmaster' (known bots: {', '.join(MATCH_BOTS)})",
         ),
         (("--a", "easy", "--b", "expert"), "--b: unknown bot 'expert'"),
         (("--a", "easy", "--b", "easy", "--games", "0"), "--games: must be at least 1"),
         (("--a", "easy", "--b", "easy", "--rules", "nope"), "--rules: rules: unknown preset"),
+        (
+            ("--a", "easy", "--b", "easy", "--games", "3", "--paired"),
+            "--games: must be even with --paired (each deal is played twice), not 3",
+        ),
+        (("--a", "easy", "--b", "easy", "--jobs", "0"), "--jobs: expected a whole number"),
+        (("--a", "easy", "--b", "easy", "--progress", "-1"), "--progress: expected 0"),
     ],
 )
 def test_bot_match_rejects_bad_arguments_clearly(args: tuple[str, ...], message: str) -> None:
     with pytest.raises(CommandError, match=re.escape(message)):
         run(*args)
+
+
+def test_paired_games_play_each_deal_twice_with_the_seats_swapped() -> None:
+    specs = bot_match.schedule("hard", "hard-v1", Rules(), 40, 6, paired=True)
+    assert [s.seed for s in specs] == [40, 40, 41, 41, 42, 42]
+    assert [s.a_team for s in specs] == [Team.NS, Team.EW] * 3
+    unpaired = bot_match.schedule("hard", "hard-v1", Rules(), 40, 4, paired=False)
+    assert [s.seed for s in unpaired] == [40, 41, 42, 43]
+
+
+def test_a_paired_match_reports_the_deals_each_side_won_twice() -> None:
+    result = run("--a", "normal", "--b", "easy", "--games", "8", "--seed", "5", "--paired")
+    assert result["paired"] is True and result["deals"] == 4 and result["target"] == 10
+    both = result["deals_a_won_both"], result["deals_split"], result["deals_b_won_both"]
+    assert sum(both) == 4  # type: ignore[arg-type]
+    assert result["wins_a"] == 2 * both[0] + both[1]  # type: ignore[operator]
+
+
+def test_a_bot_against_itself_splits_every_paired_deal_it_plays_the_same_way() -> None:
+    # The Normal bot is deterministic: with the cards swapped, each side wins once.
+    result = run("--a", "normal", "--b", "normal", "--games", "6", "--paired", "--target", "5")
+    assert (result["deals_split"], result["wins_a"]) == (3, 3)
+
+
+def test_more_processes_give_the_same_match() -> None:
+    args = ("--a", "normal", "--b", "easy", "--games", "6", "--seed", "2", "--target", "5")
+    one, two = run(*args), run(*args, "--jobs", "2")
+    one.pop("seconds"), two.pop("seconds")
+    assert one == two
+
+
+def test_the_progress_goes_to_standard_error() -> None:
+    err = StringIO()
+    args = ("--a", "easy", "--b", "easy", "--games", "4", "--progress", "2")
+    call_command("bot_match", *args, stdout=StringIO(), stderr=err)
+    lines = err.getvalue().splitlines()
+    assert [line.split(":")[0] for line in lines] == ["2 games", "4 games"]
+    assert "A won" in lines[0] and "95%" in lines[0]
+
+
+def test_the_first_hard_player_is_a_known_opponent() -> None:
+    result = run("--a", "hard-v1", "--b", "easy", "--games", "2", "--target", "3")
+    assert result["a"] == "hard-v1" and result["games"] == 2

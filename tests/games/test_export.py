@@ -14,6 +14,7 @@ from games.engine.record import parse_record
 from games.exports import review_annotations
 from games.models import Hand, Match
 from tests.conftest import MARCH, SPEC_RECORD, upload_hand
+from tests.engine.egn_schema_rules import assert_valid_egn
 
 from .library_helpers import decision, finish_review, review_of
 
@@ -95,7 +96,9 @@ def test_a_discards_mark_goes_on_the_last_call_and_says_so() -> None:
     assert note.text.startswith("The dealer's discard (9S): ")
 
 
-def test_a_hand_egn_cannot_hold_gets_a_message_not_an_error(client: Client, owner: User) -> None:
+def test_a_hand_egn_cannot_hold_downloads_saying_what_egn_lacks(
+    client: Client, owner: User
+) -> None:
     farmer = {
         "rules": "farmers-hand",
         "dealer": "W",
@@ -112,8 +115,14 @@ def test_a_hand_egn_cannot_hold_gets_a_message_not_an_error(client: Client, owne
     hand = upload_hand(owner, farmer)
     client.force_login(owner)
     response = client.get(url(hand.pk, "egn"))
-    assert response.status_code == 409
-    assert "cannot be written as EGN" in response.content.decode()
+    assert response.status_code == 200
+    egn = json.loads(response.content)
+    assert_valid_egn(egn)
+    # No call was made yet, so the note goes in the description; the hand shown is N's
+    # after the swap (the kitty's three cards for the three 9s).
+    assert "EGN cannot record a farmer's hand" in egn["metadata"]["description"]
+    assert "swapped 9s 9h 9d for Jh Tc 9c" in egn["metadata"]["description"]
+    assert egn["deals"][0]["initialState"]["playerCards"][0] == ["Jh", "Ac", "Kc", "Tc", "9c"]
 
 
 def test_an_unknown_format_is_404_with_the_formats_named(client: Client, owner: User) -> None:

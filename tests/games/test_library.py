@@ -60,7 +60,7 @@ def test_filters_by_result_and_by_who_made_trump(client: Client, owner: User) ->
     assert titles(client, "seat=E") == ["Euchred"]
 
 
-def test_the_has_mistakes_filter_follows_the_latest_finished_review(
+def test_the_has_mistakes_filter_follows_the_review_the_hand_shows(
     client: Client, owner: User
 ) -> None:
     clean = upload_hand(owner, played_record(1), title="Clean")
@@ -74,9 +74,10 @@ def test_the_has_mistakes_filter_follows_the_latest_finished_review(
     assert titles(client, "mistakes=unreviewed") == ["Waiting"]
     assert Hand.objects.get(pk=flawed.pk).mistakes == 2
 
-    # A new review (a newer solver, say) that marks nothing takes over.
+    # A new review (a newer solver, say) that marks nothing: the hand keeps its own until
+    # its owner switches to the new one, and then the filter follows.
     first = flawed.analysis_jobs.get()
-    AnalysisJob.objects.create(
+    newer = AnalysisJob.objects.create(
         record=flawed.record,
         record_hash=flawed.record_hash,
         params=first.params,
@@ -84,6 +85,9 @@ def test_the_has_mistakes_filter_follows_the_latest_finished_review(
         solver_version="next",
     )
     finish_review(flawed, [decision("play")])
+    assert titles(client, "mistakes=yes") == ["Flawed"]
+    newer.refresh_from_db()
+    Hand.objects.get(pk=flawed.pk).show_review(newer)
     assert titles(client, "mistakes=yes") == []
     assert titles(client, "mistakes=no") == ["Flawed", "Clean"]
 

@@ -128,3 +128,17 @@ def test_it_reads_the_text_notation(tmp_path: Path) -> None:
         "N: JH AS AD AC\nN: JD KS KD KC\nN: AH QS QD QC\nN: KH JS TD JC\nN: QH TS 9D TC\n"
     )
     assert run(str(path))[0]["points"] == {"NS": 2, "EW": 0}
+
+
+def test_an_emn_series_and_a_ptn_text_are_read_hand_by_hand() -> None:
+    series = run(str(EGN / "MotE_W5_Match.emn"))
+    assert len(series) == 73 and all("error" not in line for line in series)
+    ptn = ROOT / "tests" / "fixtures" / "ptn"
+    assert run(str(ptn / "trickster_313_go_under.ptn"))[0]["points"] == {"NS": 1, "EW": 0}
+    refused = run(str(ptn / "trickster_233_call_for_best.pbn"))
+    assert refused == [
+        {
+            "error": "hand 1, line 21: [CardsPassed]: partners pass each other cards "
+            "(calling for partner's best), which these rules do not play"
+        }
+    ]

@@ -79,11 +79,25 @@ def test_an_egn_file_becomes_a_game_with_all_its_hands(client: Client, owner: Us
     client.force_login(owner)
     data = (EGN / "July_4th_Pairs_Finals.egn").read_bytes()
     upload = SimpleUploadedFile("finals.egn", data, content_type="application/octet-stream")
-    response = client.post(URL, {"seat": "E", "title": "", "file": upload})
+    asked = client.post(URL, {"seat": "S", "title": "", "file": upload})
+    assert asked.status_code == 200 and not Hand.objects.exists()
+    page = asked.content.decode()
+    assert "Which player are you?" in page and 'value="UncleJoe25"' in page
+    response = client.post(
+        URL,
+        {
+            "text": data.decode(),
+            "filename": "finals.egn",
+            "seat": "S",
+            "confirm": "on",
+            "player": "UncleJoe25",
+        },
+    )
     match = Match.objects.get(owner=owner)
     assert (match.title, match.source) == ("July 4th Pairs Finals", "egn")
     assert match.hands.count() == 11
     assert set(match.hands.values_list("seat", flat=True)) == {"E"}
+    assert match.owner_seat == "E"
     assert response["Location"] == f"{reverse('games:my_hands')}?match={match.pk}"
 
 

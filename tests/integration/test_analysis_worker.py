@@ -69,7 +69,7 @@ def test_a_job_whose_worker_is_killed_finishes_exactly_once_on_another(
     second = start_worker("second-worker", **lease)
 
     def swept_and_done() -> bool:
-        # What beat does every minute; the job comes back once the dead worker's
+        # What beat has done every half minute; the job comes back once the dead worker's
         # lease has run out.
         call_command("sweep_jobs", stdout=io.StringIO())
         return is_done(job)

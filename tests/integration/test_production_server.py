@@ -1,6 +1,6 @@
 """`scripts/serve --production` on a fresh database: it migrates, loads the course, collects
-the static files, starts uvicorn, a Celery worker and beat, serves the site, and stops
-everything it started on SIGTERM.
+the static files, starts uvicorn, a Celery worker, the sweep's worker and beat, serves the
+site, runs the sweep, and stops everything it started on SIGTERM.
 
 The database is a throwaway: an SQLite file, or, when the suite runs on PostgreSQL (CI), a
 database of its own on the same server. The broker is the suite's (CELERY_BROKER_URL, or
@@ -24,6 +24,8 @@ from pathlib import Path
 import psycopg
 import pytest
 from django.db import connection
+
+from games.engine.compiled import euchre_build
 
 from .conftest import REPO_ROOT, database_url
 
@@ -139,6 +141,8 @@ def server(fresh_database_url: str, tmp_path: Path) -> Iterator[Server]:
         "SECURE_SSL_REDIRECT": "false",
         "WEB_CONCURRENCY": "2",
         "WORKER_CONCURRENCY": "1",
+        # Beat sends the sweep this often, so that the test sees one run.
+        "ANALYSIS_SWEEP_SECONDS": "3",
     }
     log_path = tmp_path / "serve.log"
     with log_path.open("wb") as log:
@@ -177,9 +181,12 @@ def test_the_production_server_serves_a_fresh_database_and_stops_on_sigterm(
     assert stylesheet, "no hashed stylesheet on the home page"
     assert server.get(stylesheet[1])[0] == 200
 
-    # The worker (and beat) started too, on the same settings.
+    # The worker, the sweep's worker and beat started too, on the same settings; beat sent
+    # the sweep to its queue, and the sweep's worker ran it.
     server.wait_for_log(r'"logger": "celery.apps.worker", "message": "celery@\S+ ready\."')
+    server.wait_for_log(r'"logger": "celery.apps.worker", "message": "sweeper@\S+ ready\."')
     server.wait_for_log(r'"logger": "celery.beat", "message": "beat: Starting\.\.\."')
+    server.wait_for_log(r"Task analysis\.tasks\.sweep_analysis_jobs\[[^]]+\] succeeded")
 
     returncode = server.stop()
     assert returncode == 143, f"scripts/serve exited with {returncode}:\n{server.log()}"
@@ -191,6 +198,13 @@ def test_the_production_server_serves_a_fresh_database_and_stops_on_sigterm(
     requests = [line for line in lines if line.get("event") == "request"]
     assert {(line["path"], line["status"]) for line in requests} >= {("/", 200), ("/learn/", 200)}
     assert {"scripts.serve", "uvicorn.error"} <= {line["logger"] for line in lines}
-    # Every line is JSON but Celery's notice of its shutdown, which it prints itself.
+    # The server and each worker say which build they run: this one's.
+    builds = [(line["logger"], line["build"]) for line in lines if line.get("event") == "build"]
+    assert sorted(builds) == [
+        ("euchre_site.celery", euchre_build()),
+        ("euchre_site.celery", euchre_build()),
+        ("euchre_site.server", euchre_build()),
+    ]
+    # Every line is JSON but Celery's notice of each worker's shutdown, which it prints itself.
     others = [line for line in log.splitlines() if line and not line.startswith("{")]
-    assert others == ["worker: Warm shutdown (MainProcess)"], log
+    assert others == ["worker: Warm shutdown (MainProcess)"] * 2, log

@@ -188,3 +188,30 @@ def test_a_failed_analysis_is_logged_as_a_warning_with_its_error(
     [outcome] = [line for line in logged.objects() if line.get("event") == "analysis_job"]
     assert (outcome["status"], outcome["level"]) == ("failed", "WARNING")
     assert outcome["error"].startswith("invalid record: ")
+
+
+def test_a_copy_of_the_message_of_a_done_analysis_is_logged_as_skipped(
+    owner: User, logged: Lines
+) -> None:
+    hand, _ = Hand.objects.create_from_record(owner, played_record(3))
+    job = AnalysisJob.objects.get(record_hash=hand.record_hash)
+    run_analysis_job.apply(args=(job.pk,))
+    run_analysis_job.apply(args=(job.pk,))  # sent again by the sweep, say
+    outcomes = [line for line in logged.objects() if line.get("event") == "analysis_job"]
+    assert [(line["status"], line.get("attempt")) for line in outcomes] == [
+        ("done", 1),
+        ("skipped", None),
+    ]
+
+
+def test_a_starting_worker_logs_which_build_it_runs(logged: Lines) -> None:
+    from celery.signals import worker_init
+
+    from euchre_site.celery import log_build
+    from games.engine.compiled import euchre_build
+
+    assert log_build in [ref() for _, ref in worker_init.receivers]
+    log_build(sender=None)
+    [line] = [line for line in logged.objects() if line.get("event") == "build"]
+    assert line["build"] == euchre_build()
+    assert line["message"] == f"Build: {euchre_build()}" and line["level"] == "INFO"

@@ -208,6 +208,9 @@ def test_the_wheel_installs_and_runs_the_site_from_elsewhere(tmp_path: Path) -> 
     assert "classes/migrations/0001_initial.py" in in_wheel
     top_level = {name.split("/")[0] for name in in_wheel}
     assert {name for name in top_level if not name.endswith(".dist-info")} == set(APPS)
+    # The wheel is pure Python, for any platform: no compiled module, no build's manifest.
+    assert wheel.name.endswith("-py3-none-any.whl")
+    assert not [name for name in in_wheel if name.endswith((".so", ".pyd", "-build.json"))]
 
     # A fresh environment: the locked runtime dependencies and the wheel, nothing else.
     venv = tmp_path / "venv"
@@ -264,6 +267,20 @@ def test_the_wheel_installs_and_runs_the_site_from_elsewhere(tmp_path: Path) -> 
     assert (elsewhere / "var" / "celery" / "messages").is_dir()
     run("check")
     run("check", "--deploy", environment=production)
+    # The installed package runs the pure Python build, and says so.
+    build = subprocess.run(
+        [
+            venv / "bin" / "python",
+            "-c",
+            "from games.engine.compiled import euchre_build; print(euchre_build())",
+        ],
+        cwd=elsewhere,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert build.stdout.strip() == "pure Python (not built)"
     run("migrate", "--noinput")
     assert (data_dir / "db.sqlite3").is_file()
     assert "lesson" in run("load_content").lower()

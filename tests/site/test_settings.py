@@ -32,6 +32,10 @@ def load_settings(monkeypatch: pytest.MonkeyPatch, **env: str) -> dict[str, Any]
         "SECRET_KEY",
         "EMAIL_BACKEND",
         "ANALYSIS_LEASE_SECONDS",
+        "ANALYSIS_SWEEP_SECONDS",
+        "ANALYSIS_RESEND_INTERACTIVE_SECONDS",
+        "ANALYSIS_RESEND_BULK_SECONDS",
+        "ANALYSIS_RESEND_MAX_SECONDS",
         "EUCHRE_DATA_DIR",
         *SECURITY_VARIABLES,
     ):
@@ -232,6 +236,7 @@ def test_celery_takes_its_configuration_from_the_django_settings() -> None:
     assert [(q.name, q.exchange.name, q.routing_key) for q in conf.task_queues] == [
         ("interactive", "interactive", "interactive"),
         ("bulk", "bulk", "bulk"),
+        ("sweep", "sweep", "sweep"),
     ]
 
 
@@ -246,5 +251,42 @@ def test_tasks_go_to_the_interactive_queue_unless_sent_to_bulk(
 def test_the_lease_of_a_running_analysis_job_can_be_set_from_the_environment(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    assert develop(monkeypatch)["ANALYSIS_LEASE_SECONDS"] == 120
+    assert develop(monkeypatch)["ANALYSIS_LEASE_SECONDS"] == 60
     assert develop(monkeypatch, ANALYSIS_LEASE_SECONDS="5")["ANALYSIS_LEASE_SECONDS"] == 5
+
+
+def test_the_waits_before_a_queued_job_is_sent_again_are_minutes_by_default(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    settings = develop(monkeypatch)
+    assert settings["ANALYSIS_RESEND_SECONDS"] == {"interactive": 120, "bulk": 300}
+    assert settings["ANALYSIS_RESEND_MAX_SECONDS"] == 1800
+
+
+def test_the_waits_before_a_queued_job_is_sent_again_come_from_the_environment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    settings = develop(
+        monkeypatch,
+        ANALYSIS_RESEND_INTERACTIVE_SECONDS="30",
+        ANALYSIS_RESEND_BULK_SECONDS="90",
+        ANALYSIS_RESEND_MAX_SECONDS="600",
+    )
+    assert settings["ANALYSIS_RESEND_SECONDS"] == {"interactive": 30, "bulk": 90}
+    assert settings["ANALYSIS_RESEND_MAX_SECONDS"] == 600
+
+
+def test_the_sweeps_interval_comes_from_the_environment_and_sets_its_expiry(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    [entry] = develop(monkeypatch, ANALYSIS_SWEEP_SECONDS="45")["CELERY_BEAT_SCHEDULE"].values()
+    assert entry["schedule"] == 45.0
+    assert entry["options"] == {"queue": "sweep", "expires": 40}
+
+
+@pytest.mark.parametrize("value", ["0", "-5", "2m", "1.5"])
+def test_a_wait_that_is_not_a_whole_number_of_seconds_is_refused_with_its_name(
+    monkeypatch: pytest.MonkeyPatch, value: str
+) -> None:
+    with pytest.raises(ImproperlyConfigured, match="ANALYSIS_RESEND_BULK_SECONDS"):
+        develop(monkeypatch, ANALYSIS_RESEND_BULK_SECONDS=value)

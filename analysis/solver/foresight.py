@@ -23,7 +23,7 @@ from games.engine.hand import Action, Call, Discard, FarmerSwap, HandState, Phas
 from games.engine.rules import Rules
 from games.engine.scoring import scoring_row
 
-from .dd import Position, Solver
+from .dd import Position, Prepared, Solver
 from .hindsight import Unknown, distinct_discards, strain_number
 from .tables import card_mask, tables_for
 
@@ -238,7 +238,7 @@ def card_foresight(
             masks[other.number] = card_mask(cards)
         for values_of, mine, leader, played, ns_total in plans:
             masks[me] = mine
-            child = Position(strain, (masks[0], masks[1], masks[2], masks[3]), leader, played, act)
+            child = solver.prepare(masks, leader, played)
             values_of.append(_net_points(solver, child, makers, outcomes, ns_total))
     summaries = {card: _summary(v) for card, v in values.items()}
     return {member: summaries[card] for card, group in groups.items() for member in group}
@@ -284,28 +284,28 @@ def _outcomes(state: HandState, team: Team) -> Outcomes:
 
 
 def _net_points(
-    solver: Solver, position: Position, makers: Team, outcomes: Outcomes, ns_total: int
+    solver: Solver, position: Prepared, makers: Team, outcomes: Outcomes, ns_total: int
 ) -> int:
     """Net points (one of ``outcomes``) when the hand is played out perfectly from
     ``position``, North-South having won ``ns_total`` tricks so far. Points only change at
     three and five tricks for the makers, so two zero-window tests at most stand in for an
     exact solve.
     """
-    left = position.tricks_left
+    left = position.left
     # The first test's answer is a bound on the tricks: it often settles the second too.
     if makers is Team.NS:
         need_made, need_march = 3 - ns_total, 5 - ns_total
-        value = solver.test(position, need_made)
+        value = solver.test_prepared(position, need_made)
         made = value >= need_made
-        march = made and (value >= need_march or solver.at_least(position, need_march))
+        march = made and (value >= need_march or solver.at_least_prepared(position, need_march))
     else:
         # East-West take at least t more tricks exactly when North-South take at most left - t.
         ew_total = 5 - left - ns_total
         stop_made = left - (3 - ew_total) + 1
         stop_march = left - (5 - ew_total) + 1
-        value = solver.test(position, stop_made)
+        value = solver.test_prepared(position, stop_made)
         made = value < stop_made
-        march = made and (value < stop_march or not solver.at_least(position, stop_march))
+        march = made and (value < stop_march or not solver.at_least_prepared(position, stop_march))
     return outcomes[2] if march else outcomes[1] if made else outcomes[0]
 
 
@@ -354,12 +354,7 @@ def discard_foresight(
         for card, trial in after.items():
             if active[dealer.number]:
                 masks[dealer.number] = card_mask([c for c in own if c != card])
-            position = Position(
-                strain=strain,
-                hands=(masks[0], masks[1], masks[2], masks[3]),
-                leader=trial.tricks[-1].leader.number,
-                active=act,
-            )
+            position = solver.prepare(masks, trial.tricks[-1].leader.number)
             values[card].append(_net_points(solver, position, makers, outcomes, 0))
     summaries = {card: _summary(v) for card, v in values.items()}
     return {member: summaries[card] for card, group in groups.items() for member in group}
@@ -489,9 +484,7 @@ def _play_out(
     for s in _SEATS:
         if act[s.number]:
             masks[s.number] = card_mask([c for c in state.hands[s] if c is not None])
-    position = Position(
-        strain, (masks[0], masks[1], masks[2], masks[3]), state.tricks[-1].leader.number, (), act
-    )
+    position = solver.prepare(masks, state.tricks[-1].leader.number)
     assert state.maker is not None
     makers = state.maker.team
     # The outcomes' points depend on the contract alone: few contracts, many layouts.

@@ -94,8 +94,9 @@ class ReviewParams:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ReviewParams:
-        samples = data.get("samples", cls.samples)
-        seed = data.get("seed", cls.seed)
+        default = cls()  # the fields' defaults (compiled, a class has no field values)
+        samples = data.get("samples", default.samples)
+        seed = data.get("seed", default.seed)
         if not isinstance(samples, int) or isinstance(samples, bool) or not 1 <= samples <= 2000:
             raise ValueError("samples: expected a whole number from 1 to 2000")
         if not isinstance(seed, int) or isinstance(seed, bool):
@@ -297,13 +298,14 @@ class Review:
     def from_json(cls, data: Mapping[str, Any]) -> Review:
         """Read back :meth:`to_json`: ``Review.from_json(j).to_json() == j``."""
         params = data.get("params", {})
+        default = ReviewParams()
         return cls(
             result=data["result"],
             decisions=tuple(DecisionReview.from_json(d) for d in data["decisions"]),
             solver_version=data.get("solver_version", ""),
             params=ReviewParams(
                 samples=params.get("samples", FIRST_DEFAULT_SAMPLES),
-                seed=params.get("seed", ReviewParams.seed),
+                seed=params.get("seed", default.seed),
             ),
         )
 

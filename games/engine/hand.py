@@ -133,6 +133,11 @@ class _Trick:
     led: Suit | None = None
 
 
+_BLANK: dict[Seat, list[Card | None]] = {}
+"""The hands that make :class:`HandState` leave a new state blank, for :meth:`HandState.copy`
+to fill (compiled by mypyc, a class cannot be made without running its ``__init__``)."""
+
+
 class HandState:
     """One hand of Euchre. Build it with :meth:`deal`; then ``apply`` actions in turn."""
 
@@ -144,6 +149,8 @@ class HandState:
         upcard: Card,
         kitty: list[Card | None],
     ) -> None:
+        if hands is _BLANK:
+            return  # a copy in the making: copy() sets every attribute itself
         self.rules = rules
         self.dealer = dealer
         self.dealt: dict[Seat, tuple[Card | None, ...]] = {s: tuple(hands[s]) for s in Seat}
@@ -189,19 +196,37 @@ class HandState:
         """An independent copy: applying actions to it leaves this state as it is. Much
         quicker than dealing again and replaying the history, or ``copy.deepcopy``.
         """
-        # copy.copy goes through __reduce_ex__; a bare instance with the same attributes
+        # copy.copy goes through __reduce_ex__; a bare instance given the same attributes
         # is the same shallow copy, several times quicker (the review copies states by
-        # the ten thousand).
-        other = object.__new__(type(self))
-        other.__dict__.update(self.__dict__)
+        # the ten thousand). Each attribute by name: compiled by mypyc, a state has no
+        # __dict__ (tests/engine/test_properties.py checks that none is missed).
+        other = HandState(self.rules, self.dealer, _BLANK, self.upcard, self.kitty)
+        other.rules = self.rules
+        other.dealer = self.dealer
+        other.dealt = self.dealt
         other.hands = {seat: list(cards) for seat, cards in self.hands.items()}
+        other.upcard = self.upcard
         other.kitty = list(self.kitty)
+        other.dealt_kitty = self.dealt_kitty
         other.known = set(self.known)
+        other.phase = self.phase
+        other.current_seat = self.current_seat
+        other.farmer = self.farmer
+        other.farmer_seat = self.farmer_seat
         other.auction = list(self.auction)
+        other.passes = self.passes
+        other.strain = self.strain
+        other.maker = self.maker
+        other.alone = self.alone
+        other.defender_alone = self.defender_alone
+        other.picked_up = self.picked_up
+        other.discard = self.discard
+        other.discarded = self.discarded
         other.tricks = [_Trick(t.leader, list(t.cards), t.led) for t in self.tricks]
         other.tricks_won = dict(self.tricks_won)
         other.shown_out = {seat: set(suits) for seat, suits in self.shown_out.items()}
         other.undecided = list(self.undecided)
+        other.passed_out = self.passed_out
         other.history = list(self.history)
         other.history_phases = list(self.history_phases)
         other._queue = list(self._queue)

@@ -159,8 +159,10 @@ VOID = 1.0
 _TRUMP_RANK_POINTS = {Rank.ACE: 3.0, Rank.KING: 2.5, Rank.QUEEN: 2.0, Rank.TEN: 2.0, Rank.NINE: 2.0}
 
 
-class PolicyError(RuntimeError):
-    """The policy was asked to decide where it cannot (not the seat's turn)."""
+class PolicyError(Exception):
+    """The policy was asked to decide where it cannot (not the seat's turn). (An Exception
+    rather than a RuntimeError: compiled by mypyc, a class may extend only a few built-in
+    ones.)"""
 
 
 # -- hand strength -------------------------------------------------------------------------

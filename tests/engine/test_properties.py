@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from games.engine.cards import ALL_CARDS, Team
 from games.engine.game import Game
+from games.engine.hand import HandState
 from games.engine.record import parse_record, record_from_state
 from games.engine.rules import PRESETS, format_rules, parse_rules
 
@@ -58,6 +59,26 @@ def test_a_copy_plays_on_without_touching_the_original(rng: random.Random) -> No
         state.apply(action)
     assert record_from_state(state) == record_from_state(copy)
     assert state.result() == copy.result()
+
+
+def _attributes(state: HandState) -> dict[str, Any]:
+    """Every attribute of a state: from its __dict__ as Python, from the list mypyc keeps
+    of a compiled class's attributes otherwise."""
+    names = getattr(HandState, "__mypyc_attrs__", None)
+    if names is None:
+        return dict(vars(state))
+    return {name: getattr(state, name) for name in names if name != "__dict__"}
+
+
+@EXAMPLES
+@given(rng=st.randoms(use_true_random=False))
+def test_a_copy_has_every_attribute_of_the_original(rng: random.Random) -> None:
+    state = random_hand(rng, finish=False)
+    mine = _attributes(state)
+    theirs = _attributes(state.copy())
+    assert mine.keys() == theirs.keys()
+    for name, value in mine.items():
+        assert theirs[name] == value, name
 
 
 @EXAMPLES

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import copy
 import random
 
 import pytest
 
-from analysis.solver.dd import Position, Solver, _key_tables, _suit_key_tables
-from analysis.solver.tables import NO_TRUMP, card_mask, tables_for
-from games.engine.cards import parse_card
+from analysis.solver import dd
+from analysis.solver.dd import Position, Solver
+from analysis.solver.tables import NO_TRUMP, SUITS, card_mask, tables_for
+from games.engine.cards import ALL_CARDS, Card, Suit, effective_suit, parse_card, power
 
 from .brute import brute_force
 
@@ -194,77 +196,228 @@ def test_a_tests_answer_is_a_true_bound_whichever_side_of_the_threshold() -> Non
                 assert value <= answer, (position, k, answer)
 
 
-def test_a_plain_suits_cards_rank_in_the_order_of_their_bits() -> None:
-    """The search finds the top card of a plain suit by comparing hands as numbers: in
-    every strain, a stronger plain card must be a higher bit."""
+def test_a_card_beats_another_exactly_when_the_search_says_so() -> None:
+    """The search's masks put each effective suit in seven bits, weakest lowest, trumps
+    at the top: a card played to a trick beats the one winning it exactly when it is of
+    the suit led or a trump and its bit is higher. Checked against the engine's power()
+    for every strain, every pair of cards and every suit led."""
     for strain in range(5):
-        tables = tables_for(strain)
-        for suit, order in enumerate(tables.order):
-            if suit != strain:
-                assert list(order) == sorted(order, reverse=True), (strain, suit)
+        trump = None if strain == NO_TRUMP else SUITS[strain]
+        layout = dd._layout(strain)
+        trumps = layout.trump_mask
+        for winning in ALL_CARDS:
+            led = effective_suit(winning, trump)
+            w = 1 << layout.position[winning.index]
+            led_mask = dd._suit_mask_of(1 << layout.position[_first_of(led, trump).index])
+            for card in ALL_CARDS:
+                if card is winning:
+                    continue
+                bit = 1 << layout.position[card.index]
+                search = bool(bit & (led_mask | trumps)) and bit > w
+                engine = power(card, trump, led) > power(winning, trump, led)
+                assert search == engine, (strain, winning, card)
+                # The card's suit in the search is its effective suit.
+                suit = layout.suits[dd._suit_mask_of(bit).bit_length() // dd._W - 1]
+                assert SUITS[suit] is effective_suit(card, trump)
 
 
-def test_a_suits_one_look_up_key_is_its_three_look_ups_key() -> None:
-    """The table's key takes one look-up a suit, of the four hands side by side: it must
-    give what the three look-ups of the suit's cards out and held give, wherever its cards
-    lie (in any hand, or played)."""
-    rng = random.Random(7)
+def _first_of(suit: Suit, trump: Suit | None) -> Card:
+    return next(c for c in ALL_CARDS if effective_suit(c, trump) is suit)
+
+
+def test_the_search_masks_hold_the_same_cards() -> None:
+    rng = random.Random(5)
     for strain in range(5):
-        tables, wide = _suit_key_tables(strain)
-        three = _key_tables(strain)
-        suit_mask = tables_for(strain).suit_mask
-        for _ in range(400):
+        layout = dd._layout(strain)
+        for _ in range(300):
+            cards = rng.getrandbits(24)
+            mask = layout.mask(cards)
+            back = sum(1 << layout.card[i] for i in range(28) if mask >> i & 1)
+            assert back == cards
+            assert mask.bit_count() == cards.bit_count()
+
+
+def _squeezed(strain: int, hands: tuple[int, int, int, int], leader: int) -> tuple[object, ...]:
+    """What the table's key must tell apart, worked out the slow way: for each suit, who
+    holds each card still out, strongest first (the cards already played squeezed out)."""
+    tables = tables_for(strain)
+    suits = []
+    for order in tables.order:
+        suits.append(tuple(seat for card in order for seat in range(4) if hands[seat] >> card & 1))
+    return (leader, *suits)
+
+
+def test_the_tables_key_tells_apart_exactly_the_positions_that_differ() -> None:
+    """Both ways of making the key (small integers, compiled; look-ups of big ones, in
+    Python) give one key to positions whose hands agree once the cards played are
+    squeezed out, and different keys to all others."""
+    rng = random.Random(11)
+    for strain in range(5):
+        layout = dd._layout(strain)
+        search = dd._Search(layout, dd._seating((True, True, True, True)))
+        search.key_table = dd._key_table()
+        keys: dict[tuple[object, ...], tuple[int, int]] = {}
+        seen_key: dict[int, tuple[object, ...]] = {}
+        seen_wide: dict[int, tuple[object, ...]] = {}
+        for _ in range(3000):
+            # Few cards out, so that many positions squeeze to the same one.
+            deck = rng.sample(range(24), 24)
+            left = rng.randint(1, 3)
             hands = [0, 0, 0, 0]
-            for card in range(24):
-                where = rng.randrange(5)
-                if where < 4:
-                    hands[where] |= 1 << card
-            x = ((hands[0] << 24 | hands[1]) << 24 | hands[2]) << 24 | hands[3]
-            for suit in range(4):
-                mask = suit_mask[suit]
-                out = (hands[0] | hands[1] | hands[2] | hands[3]) & mask
-                b = out << 24
-                north, east, south = three[suit]
-                expected = north[b | hands[0] & out] | east[b | hands[1] & out]
-                expected |= south[b | hands[2] & out]
-                assert tables[suit][x & wide[suit]] == expected, (strain, suit, hands)
+            for seat in range(4):
+                for card in deck[seat * left : (seat + 1) * left]:
+                    hands[seat] |= 1 << card
+            leader = rng.randrange(4)
+            h = (hands[0], hands[1], hands[2], hands[3])
+            ref = _squeezed(strain, h, leader)
+            seats = [(leader + i) % 4 for i in range(4)]
+            a, b, c, d = (layout.mask(h[s]) for s in seats)
+            key = search.key(a, b, c, d, leader)
+            wide = search.wide_key(((d << 28 | c) << 28 | b) << 28 | a, leader)
+            assert keys.setdefault(ref, (key, wide)) == (key, wide), ref
+            assert seen_key.setdefault(key, ref) == ref
+            assert seen_wide.setdefault(wide, ref) == ref
+            assert key < 1 << 62
+        assert len(keys) < 3000  # some positions did squeeze together
 
 
-CACHES = (
-    "_RUN_CACHE",
-    "_RUN_UP_CACHE",
-    "_COMP_CACHE",
-    "_KEY_CACHE",
-    "_SUIT_KEY_CACHE",
-    "_BOUND_CACHE",
-    "_LEAD_CACHE",
-)
+def test_the_sure_trump_tricks_are_those_worked_out_card_by_card() -> None:
+    """The sure-trick bounds by look-up against the slow way: each side is sure of the
+    most trumps one of its hands holds above every trump of the other side, and the leader
+    of its trumps in an unbroken run from the top of those still out."""
+    rng = random.Random(21)
+    for _ in range(400):
+        solver, position = random_position(rng, rng.randint(1, 5))
+        if position.strain == NO_TRUMP or position.trick:
+            continue
+        trump = SUITS[position.strain]
+        search = dd._Search(dd._layout(position.strain), dd._seating(position.active))
+        seats = search.seats[position.leader]
+        hands = [position.hands[s] if s >= 0 else 0 for s in seats]
+        layout = dd._layout(position.strain)
+        a, b, c, d = (layout.mask(h) for h in hands)
+        found = search.trump_sure(a, b, c, d, position.leader)
+
+        def trumps(cards: int) -> list[int]:
+            held = [ALL_CARDS[i] for i in range(24) if cards >> i & 1]
+            return [power(c, trump, trump) for c in held if effective_suit(c, trump) is trump]
+
+        ns = [trumps(h) for s, h in zip(seats, hands, strict=True) if s >= 0 and s % 2 == 0]
+        ew = [trumps(h) for s, h in zip(seats, hands, strict=True) if s >= 0 and s % 2 == 1]
+
+        def sure(mine: list[list[int]], theirs: list[list[int]]) -> int:
+            best = max((t for hand in theirs for t in hand), default=-1)
+            return max((sum(1 for t in hand if t > best) for hand in mine), default=0)
+
+        everyone = sorted((t for hand in ns + ew for t in hand), reverse=True)
+        leads = trumps(hands[0])
+        run = 0
+        for t in everyone:
+            if t not in leads:
+                break
+            run += 1
+        assert found == sure(ns, ew) | sure(ew, ns) << 3 | run << 6, position
+
+
+def _runs(layout: dd._Layout, hand: int, out: int) -> list[int]:
+    """One card (bit number) of each run of ``hand``'s cards adjacent among those ``out``,
+    its strongest, suit by suit in the search's order, strongest first: the slow way."""
+    reps = []
+    for suit in range(4):
+        in_run = False
+        for bit in range(suit * dd._W + dd._W - 1, suit * dd._W - 1, -1):
+            if not out >> bit & 1:
+                continue
+            if hand >> bit & 1:
+                if not in_run:
+                    reps.append(bit)
+                in_run = True
+            else:
+                in_run = False
+    return reps
+
+
+def test_the_moves_come_in_the_order_of_their_strength() -> None:
+    """A void follower's cards weakest first by the engine's strength (ties in suit order),
+    and a leader's: those that win at once (trumps first), then the rest from the weakest.
+    Asked twice: compiled, the second answer is a kept one."""
+    rng = random.Random(41)
+    for strain in range(5):
+        layout = dd._layout(strain)
+        search = dd._Search(layout, dd._seating((True, True, True, True)))
+        for _ in range(300):
+            deck = rng.sample(range(24), rng.randint(4, 20))
+            out = layout.mask(sum(1 << c for c in deck))
+            hand = layout.mask(sum(1 << c for c in deck[: rng.randint(1, min(5, len(deck)))]))
+            reps = _runs(layout, hand, out)
+            by_suit_order = sorted(reps, key=lambda bit: (bit // dd._W, bit))
+            void = sorted(by_suit_order, key=lambda bit: layout.strength[bit])
+            top = [
+                max(b for b in range(s * dd._W, (s + 1) * dd._W) if out >> b & 1)
+                for s in range(4)
+                if out >> (s * dd._W) & 127
+            ]
+            winners = [b for b in reps if b in top]
+            winners.sort(key=lambda bit: (bit // dd._W != 3 or layout.trump < 0, bit // dd._W))
+            rest = [b for b in reps if b not in winners]
+            rest.sort(key=lambda bit: ((bit // dd._W + (1 if layout.trump >= 0 else 0)) % 4))
+            rest.sort(key=lambda bit: layout.strength[bit])
+            for _ in range(2):
+                assert search.void_list(hand, out) == tuple(1 << b for b in void)
+                assert search.lead_moves(hand, out, -1) == winners + rest
+                if len(reps) > 1:
+                    hint = rng.choice(reps)
+                    expected = [hint] + [b for b in winners + rest if b != hint]
+                    assert search.lead_moves(hand, out, hint) == expected
+            # Without a hint, the leads that were best before come first (ties as they were).
+            for card in range(4 * dd._W):
+                search.history[card] = -rng.choice((0, 4, 8, 16))
+            by_history = sorted(winners + rest, key=lambda bit: search.history[bit])
+            assert search.lead_moves(hand, out, -1) == by_history
+            for card in range(4 * dd._W):
+                search.history[card] = 0
+
+
+def test_a_prepared_position_tests_as_its_position_does() -> None:
+    """The foresight review tests prepared positions (no Position made for each layout):
+    the same answers as test() of the position, for any threshold, mid-trick too."""
+    rng = random.Random(51)
+    for _ in range(300):
+        solver, position = random_position(rng, rng.randint(1, 5))
+        fresh = Solver(position.strain, position.active)
+        prepared = solver.prepare(position.hands, position.leader, position.trick)
+        assert prepared.left == position.tricks_left
+        for k in range(-1, position.tricks_left + 2):
+            assert solver.test_prepared(prepared, k) == fresh.test(position, k), (position, k)
+            assert solver.at_least_prepared(prepared, k) == fresh.at_least(position, k)
+
+
+CACHES = ("_SUIT_TABLES", "_LAYOUTS", "_SEATINGS")
 
 
 def test_prepare_makes_every_strains_tables(monkeypatch: pytest.MonkeyPatch) -> None:
     """A worker makes the tables as it starts: afterwards no search has one to make."""
-    from analysis.solver import dd
-
     for name in CACHES:
-        monkeypatch.setattr(dd, name, {})
+        monkeypatch.setattr(dd, name, type(getattr(dd, name))())
     dd.prepare()
-    for name in CACHES:
-        assert sorted(getattr(dd, name)) == [0, 1, 2, 3, 4], name
+    assert len(dd._SUIT_TABLES) == 1
+    assert sorted(dd._LAYOUTS) == [0, 1, 2, 3, 4]
     # Made by prepare, they are the ones a new solver uses: nothing is made twice.
-    made = {name: dict(getattr(dd, name)) for name in CACHES}
+    made = {name: copy.copy(getattr(dd, name)) for name in CACHES}
     for strain in range(5):
         Solver(strain).solve(Position(strain, (0b11, 0b1100, 0b110000, 0b11000000), 0))
     for name in CACHES:
         assert getattr(dd, name) == made[name], name
+    if not dd._NATIVE:
+        assert dd._KEY_TABLE  # the pure-Python search's key needs it
 
 
 def test_a_starting_worker_prepares_the_solver(monkeypatch: pytest.MonkeyPatch) -> None:
     from celery.signals import worker_init
 
-    from analysis.solver import dd
     from euchre_site.celery import prepare_solver
 
     assert prepare_solver in [ref() for _, ref in worker_init.receivers]
-    monkeypatch.setattr(dd, "_SUIT_KEY_CACHE", {})
+    monkeypatch.setattr(dd, "_LAYOUTS", {})
     prepare_solver(sender=None)
-    assert sorted(dd._SUIT_KEY_CACHE) == [0, 1, 2, 3, 4]
+    assert sorted(dd._LAYOUTS) == [0, 1, 2, 3, 4]

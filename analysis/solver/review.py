@@ -17,6 +17,8 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from games.engine.cards import ALL_CARDS, Card, Seat
 from games.engine.hand import (
     Action,
@@ -78,6 +80,9 @@ reviews of an older version are redone on request."""
 Progress = Callable[[int, int], None]
 
 
+# Compiled, a native class keeps no field values on the class, and the API's serializer, the
+# command and a benchmark read the defaults there (ReviewParams.samples).
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class ReviewParams:
     """What a review depends on besides the record; part of the cache key."""
@@ -94,9 +99,8 @@ class ReviewParams:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ReviewParams:
-        default = cls()  # the fields' defaults (compiled, a class has no field values)
-        samples = data.get("samples", default.samples)
-        seed = data.get("seed", default.seed)
+        samples = data.get("samples", cls.samples)
+        seed = data.get("seed", cls.seed)
         if not isinstance(samples, int) or isinstance(samples, bool) or not 1 <= samples <= 2000:
             raise ValueError("samples: expected a whole number from 1 to 2000")
         if not isinstance(seed, int) or isinstance(seed, bool):
@@ -298,14 +302,13 @@ class Review:
     def from_json(cls, data: Mapping[str, Any]) -> Review:
         """Read back :meth:`to_json`: ``Review.from_json(j).to_json() == j``."""
         params = data.get("params", {})
-        default = ReviewParams()
         return cls(
             result=data["result"],
             decisions=tuple(DecisionReview.from_json(d) for d in data["decisions"]),
             solver_version=data.get("solver_version", ""),
             params=ReviewParams(
                 samples=params.get("samples", FIRST_DEFAULT_SAMPLES),
-                seed=params.get("seed", default.seed),
+                seed=params.get("seed", ReviewParams.seed),
             ),
         )
 

@@ -23,6 +23,8 @@ from .errors import CardError, shown
 
 __all__ = [
     "ALL_CARDS",
+    "ALL_SEATS",
+    "ALL_SUITS",
     "UNKNOWN",
     "Bower",
     "Card",
@@ -135,6 +137,10 @@ class Card:
 
 ALL_CARDS: tuple[Card, ...] = tuple(Card(rank, suit) for suit in Suit for rank in Rank)
 """The 24-card deck, suit by suit (S H D C), nine to ace."""
+
+ALL_SUITS: tuple[Suit, ...] = tuple(Suit)
+"""The suits in order (S H D C): quicker to go through than the enum, which iterates
+through a Python generator each time (the engine does so for every state it makes)."""
 
 _BY_TEXT: dict[str, Card] = {str(card): card for card in ALL_CARDS}
 _SYMBOL_TO_LETTER = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D", "♧": "C"}
@@ -302,7 +308,9 @@ class Seat(enum.Enum):
     __hash__ = object.__hash__
 
 
-_SEATS = list(Seat)
+ALL_SEATS: tuple[Seat, ...] = tuple(Seat)
+"""The seats in order (N E S W), like :data:`ALL_SUITS`."""
+_SEATS = list(ALL_SEATS)
 # The seats' relations, looked up rather than worked out: the engine, the bots and the
 # review ask for them millions of times.
 _NUMBER = {seat: i for i, seat in enumerate(_SEATS)}
@@ -331,7 +339,7 @@ _TEAM = {Seat.N: Team.NS, Seat.S: Team.NS, Seat.E: Team.EW, Seat.W: Team.EW}
 def parse_seat(text: object) -> Seat:
     if isinstance(text, str):
         key = text.strip().upper()
-        for seat in Seat:
+        for seat in ALL_SEATS:
             if key in (seat.value, seat.word.upper()):
                 return seat
     raise CardError("", f"unknown seat {shown(text)} (expected N, E, S or W)")

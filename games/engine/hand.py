@@ -18,7 +18,19 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Literal
 
-from .cards import ALL_CARDS, Card, Rank, Seat, Suit, Team, effective_suit, power, sort_cards
+from .cards import (
+    ALL_CARDS,
+    ALL_SEATS,
+    ALL_SUITS,
+    Card,
+    Rank,
+    Seat,
+    Suit,
+    Team,
+    effective_suit,
+    power,
+    sort_cards,
+)
 from .errors import IllegalActionError
 from .rules import Rules
 from .scoring import HandResult, score_hand
@@ -153,12 +165,12 @@ class HandState:
             return  # a copy in the making: copy() sets every attribute itself
         self.rules = rules
         self.dealer = dealer
-        self.dealt: dict[Seat, tuple[Card | None, ...]] = {s: tuple(hands[s]) for s in Seat}
-        self.hands: dict[Seat, list[Card | None]] = {s: list(hands[s]) for s in Seat}
+        self.dealt: dict[Seat, tuple[Card | None, ...]] = {s: tuple(hands[s]) for s in ALL_SEATS}
+        self.hands: dict[Seat, list[Card | None]] = {s: list(hands[s]) for s in ALL_SEATS}
         self.upcard = upcard
         self.kitty: list[Card | None] = list(kitty)
         self.dealt_kitty: tuple[Card | None, ...] = tuple(kitty)
-        self.known: set[Card] = {c for s in Seat for c in hands[s] if c is not None}
+        self.known: set[Card] = {c for s in ALL_SEATS for c in hands[s] if c is not None}
         self.known.add(upcard)
         self.known.update(c for c in kitty if c is not None)
 
@@ -177,7 +189,7 @@ class HandState:
         self.discarded = False
         self.tricks: list[_Trick] = []
         self.tricks_won: dict[Team, int] = {Team.NS: 0, Team.EW: 0}
-        self.shown_out: dict[Seat, set[Suit]] = {s: set() for s in Seat}
+        self.shown_out: dict[Seat, set[Suit]] = {s: set() for s in ALL_SEATS}
         self.undecided: list[str] = []
         self.passed_out = False
         self.history: list[tuple[Seat, Action]] = []
@@ -255,7 +267,7 @@ class HandState:
         elif isinstance(self.farmer, FarmerRedeal) and self.farmer_seat is not None:
             shown = self._farmer_cards(self.farmer_seat)
         hands: dict[Seat, list[Card | None]] = {}
-        for other in Seat:
+        for other in ALL_SEATS:
             if other is seat:
                 hands[other] = list(self.dealt[other])
             elif other is self.farmer_seat:
@@ -319,7 +331,7 @@ class HandState:
 
     @property
     def active_seats(self) -> list[Seat]:
-        return [s for s in Seat if not self.sits_out(s)]
+        return [s for s in ALL_SEATS if not self.sits_out(s)]
 
     @property
     def current_trick(self) -> _Trick | None:
@@ -389,7 +401,7 @@ class HandState:
             strains = [self.upcard.suit]
         else:
             kind = "name"
-            strains = [s for s in Suit if s is not self.upcard.suit]
+            strains = [s for s in ALL_SUITS if s is not self.upcard.suit]
             if self.rules.no_trump:
                 strains.append(NT)
         canadian = self.round == 1 and self.rules.canadian_loner and seat is self.dealer.partner
@@ -565,7 +577,7 @@ class HandState:
             for seat, played in trick.cards:
                 if played == card:
                     return f" ({card} was already played by {seat})"
-        for seat in Seat:
+        for seat in ALL_SEATS:
             if card in self.hands[seat]:
                 return f" ({card} is in {seat}'s hand)"
         if card == self.upcard:

@@ -28,7 +28,16 @@ from dataclasses import dataclass, field
 from functools import cache, cached_property
 from typing import NamedTuple
 
-from games.engine.cards import ALL_CARDS, Card, Seat, Suit, Team, effective_suit, power
+from games.engine.cards import (
+    ALL_CARDS,
+    ALL_SEATS,
+    Card,
+    Seat,
+    Suit,
+    Team,
+    effective_suit,
+    power,
+)
 from games.engine.hand import Action, Call, FarmerSwap, HandState, Phase, Strain
 from games.engine.rules import Rules
 
@@ -163,7 +172,7 @@ class Observation:
 
     @cached_property
     def active_seats(self) -> tuple[Seat, ...]:
-        return tuple(s for s in Seat if not self.sits_out(s))
+        return tuple(s for s in ALL_SEATS if not self.sits_out(s))
 
     @property
     def led(self) -> Suit | None:
@@ -199,7 +208,7 @@ class Observation:
     @cached_property
     def voids(self) -> Mapping[Seat, frozenset[Suit]]:
         """Suits each seat showed out of: it did not follow when they were led."""
-        found: dict[Seat, set[Suit]] = {s: set() for s in Seat}
+        found: dict[Seat, set[Suit]] = {s: set() for s in ALL_SEATS}
         trump = self.trump
         for trick in self.tricks:
             if not trick.cards:

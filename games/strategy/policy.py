@@ -101,7 +101,9 @@ from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 
-from games.engine.cards import Card, Rank, Seat, Suit, effective_suit, power
+from mypy_extensions import mypyc_attr
+
+from games.engine.cards import ALL_SUITS, Card, Rank, Seat, Suit, effective_suit, power
 from games.engine.hand import (
     NT,
     Action,
@@ -159,10 +161,9 @@ VOID = 1.0
 _TRUMP_RANK_POINTS = {Rank.ACE: 3.0, Rank.KING: 2.5, Rank.QUEEN: 2.0, Rank.TEN: 2.0, Rank.NINE: 2.0}
 
 
-class PolicyError(Exception):
-    """The policy was asked to decide where it cannot (not the seat's turn). (An Exception
-    rather than a RuntimeError: compiled by mypyc, a class may extend only a few built-in
-    ones.)"""
+@mypyc_attr(native_class=False)  # compiled, a native class cannot extend RuntimeError
+class PolicyError(RuntimeError):
+    """The policy was asked to decide where it cannot (not the seat's turn)."""
 
 
 # -- hand strength -------------------------------------------------------------------------
@@ -201,7 +202,7 @@ def hand_points(cards: Collection[Card], trump: Suit) -> float:
         ):
             points += OFF_KING_WITH_ACE
     if trumps >= 2:
-        points += VOID * sum(1 for s in Suit if s is not trump and s not in suits)
+        points += VOID * sum(1 for s in ALL_SUITS if s is not trump and s not in suits)
     return points
 
 
@@ -216,7 +217,7 @@ def sure_tricks(cards: Collection[Card], strain: Strain, dead: Collection[Card] 
     3
     """
     trump = strain if isinstance(strain, Suit) else None
-    suits = [trump] if trump is not None else list(Suit)
+    suits = [trump] if trump is not None else list(ALL_SUITS)
     count = 0
     for suit in suits:
         for card in ranked(suit, trump):
@@ -413,7 +414,7 @@ def _naming(hand: tuple[Card, ...], suit: Suit, then: str) -> Callable[[], str]:
 
 
 def _round_two(view: Observation) -> tuple[Action, Reason]:
-    allowed = [s for s in Suit if s is not view.upcard.suit]
+    allowed = [s for s in ALL_SUITS if s is not view.upcard.suit]
     dead = view.dead
     hand = view.hand
     ranked = sorted(allowed, key=lambda s: hand_points(hand, s), reverse=True)

@@ -298,7 +298,7 @@ def test_the_sure_trump_tricks_are_those_worked_out_card_by_card() -> None:
         a, b, c, d = (layout.mask(h) for h in hands)
         found = search.trump_sure(a, b, c, d, position.leader)
 
-        def trumps(cards: int) -> list[int]:
+        def trumps(cards: int, trump: Suit = trump) -> list[int]:
             held = [ALL_CARDS[i] for i in range(24) if cards >> i & 1]
             return [power(c, trump, trump) for c in held if effective_suit(c, trump) is trump]
 
@@ -360,7 +360,7 @@ def test_the_moves_come_in_the_order_of_their_strength() -> None:
             winners = [b for b in reps if b in top]
             winners.sort(key=lambda bit: (bit // dd._W != 3 or layout.trump < 0, bit // dd._W))
             rest = [b for b in reps if b not in winners]
-            rest.sort(key=lambda bit: ((bit // dd._W + (1 if layout.trump >= 0 else 0)) % 4))
+            rest.sort(key=lambda bit: (bit // dd._W + (1 if layout.trump >= 0 else 0)) % 4)
             rest.sort(key=lambda bit: layout.strength[bit])
             for _ in range(2):
                 assert search.void_list(hand, out) == tuple(1 << b for b in void)

@@ -385,18 +385,26 @@ def test_a_hand_without_a_review_job_offers_its_owner_a_review(
 
 @pytest.fixture
 def deals(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
-    """How many hand states are dealt (``HandState`` built), and how many solvers are
-    made, from here on."""
+    """How many hand states are dealt (``HandState`` built, not copied), how many solvers
+    are made (where the solver runs as Python: the compiled build makes them natively),
+    and how many times a what-if line's moves are searched, from here on."""
+    import games.replay_cache
     from analysis.solver.dd import Solver
-    from games.engine.hand import HandState
+    from games.engine.hand import _BLANK, HandState
 
-    counts = {"states": 0, "solvers": 0}
+    counts = {"states": 0, "solvers": 0, "searches": 0}
     build = HandState.__init__
     make = Solver.__init__
+    search = games.replay_cache.with_solver_moves
 
     def counting_build(self: HandState, *args: Any, **kwargs: Any) -> None:
-        counts["states"] += 1
+        if len(args) < 3 or args[2] is not _BLANK:  # a copy starts from a blank state
+            counts["states"] += 1
         build(self, *args, **kwargs)
+
+    def counting_search(*args: Any, **kwargs: Any) -> Any:
+        counts["searches"] += 1
+        return search(*args, **kwargs)
 
     def counting_make(self: Solver, *args: Any, **kwargs: Any) -> None:
         counts["solvers"] += 1
@@ -404,6 +412,7 @@ def deals(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
 
     monkeypatch.setattr(HandState, "__init__", counting_build)
     monkeypatch.setattr(Solver, "__init__", counting_make)
+    monkeypatch.setattr(games.replay_cache, "with_solver_moves", counting_search)
     # Each test counts from a process that has kept no tree and no solver move.
     forget_replays()
     cache.clear()
@@ -518,13 +527,13 @@ def test_the_solver_plays_a_what_if_line_once_for_everyone(
     query = {"step": str(step), "line": best, "auto": "all"}
     first = login(client, owner).get(url(reviewed, **query))
     assert first.status_code == 302
-    assert deals["solvers"] > 0
-    deals.update(solvers=0)
+    assert deals["searches"] == 1
+    deals.update(solvers=0, searches=0)
     again = login(Client(), teacher).get(url(reviewed, **query))
     assert again.status_code == 302 and again["Location"] == first["Location"]
     htmx = client.get(url(reviewed, **query), headers={"HX-Request": "true"})
     assert htmx["HX-Push-Url"] == first["Location"]
-    assert deals["solvers"] == 0
+    assert deals["solvers"] == 0 and deals["searches"] == 0
 
 
 def test_the_play_page_and_the_replay_page_draw_the_seats_alike(

@@ -13,11 +13,14 @@ progress included.
 
 The search has masks of its own, made for it: each effective suit has seven bits
 (``_W``), weakest card lowest, and the trumps have the top seven, so that a card
-beats another of its suit or a plain card exactly when its bit is higher. The
-search runs as the methods of one class on plain integers below 2**62: compiled
-with mypyc (see the README) they are native calls on machine integers, and as
-Python they are as cheap as closures. Positions come in with the engine's card
-indices (:mod:`.tables`) and are translated once, at the door.
+beats another of its suit or a plain card exactly when its bit is higher. It runs
+as the methods of one final class on integers below 2**62, typed ``i64``: compiled
+with mypyc (the README's *The compiled build*) they are native calls on machine
+integers; as Python, plain ints. Where the two builds want different code (the
+table's key, the move orders' sorts, the trump bounds' table), ``_NATIVE`` picks
+the cheaper of each, and both search the same nodes. Positions come in with the
+engine's card indices (:mod:`.tables`) and are translated once, at the door
+(:meth:`Solver.prepare` for a position tested again and again).
 """
 
 from __future__ import annotations
@@ -45,8 +48,9 @@ def _is_compiled() -> bool:
 
 
 _NATIVE: Final = _is_compiled()
-"""Compiled, the table's key is worked out with small integers; as Python, with a few
-dictionary look-ups of big ones (each is the cheaper there)."""
+"""Compiled, the table's key is worked out with small integers and the move orders are
+kept; as Python, the key comes from a few dictionary look-ups of big integers and the
+orders from sorts (each the cheaper there)."""
 
 
 class Position(NamedTuple):

@@ -13,6 +13,7 @@ from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 from rest_framework.request import Request
 
+from .backends import remember_token, token_for_key
 from .middleware import activate_zone_of
 from .models import ApiToken, User
 
@@ -35,12 +36,13 @@ class TokenAuthentication(authentication.BaseAuthentication):
             key = header[1].decode("ascii")
         except UnicodeDecodeError:
             raise exceptions.AuthenticationFailed("This API token is not valid.") from None
-        token = ApiToken.objects.for_key(key)
-        if token is None or not token.user.is_active:
+        token = token_for_key(key)
+        if token is None:
             raise exceptions.AuthenticationFailed(
                 "This API token is not valid: it was revoked, or never existed."
             )
-        token.mark_used()
+        if token.mark_used():
+            remember_token(token)
         activate_zone_of(token.user)
         return token.user, token
 

@@ -151,9 +151,11 @@ class ApiToken(models.Model):
     def hash_key(key: str) -> str:
         return hashlib.sha256(key.encode()).hexdigest()
 
-    def mark_used(self) -> None:
-        """Record that the token was just used (to the minute)."""
+    def mark_used(self) -> bool:
+        """Record that the token was just used (to the minute); whether it wrote."""
         now = dj_timezone.now()
         if self.last_used is None or now - self.last_used >= self.LAST_USED_PRECISION:
             self.last_used = now
             ApiToken.objects.filter(pk=self.pk).update(last_used=now)
+            return True
+        return False

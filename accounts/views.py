@@ -12,7 +12,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from .forms import ApiTokenForm, SettingsForm, SignUpForm
-from .http import SignedInRequest
+from .http import SignedInRequest, vary_on_htmx
 from .limits import client_address, limit
 from .lockout import lockout_message
 from .models import ApiToken
@@ -98,6 +98,7 @@ def _tokens_response(request: SignedInRequest, status: int = 200, **extra: objec
     return render(request, template, _settings_context(request, **extra), status=status)
 
 
+@vary_on_htmx
 @never_cache  # the page shows the new key: no cache may keep it
 @require_POST
 @login_required
@@ -110,6 +111,7 @@ def token_create(request: SignedInRequest) -> HttpResponse:
     return _tokens_response(request, new_token=token, new_key=key)
 
 
+@vary_on_htmx
 @require_POST
 @login_required
 def token_revoke(request: SignedInRequest, pk: int) -> HttpResponse:

@@ -154,6 +154,12 @@ class AnalysisResult(models.Model):
         "the table, or {'error': why not}); null until worked out.",
     )
     seconds = models.FloatField(help_text="How long the review took.")
+    mark_counts = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="How many decisions the review gives each mark, by the mark's name "
+        "(Review.mark_counts_in): what a list of hands shows, read without the review.",
+    )
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -166,6 +172,12 @@ class AnalysisResult(models.Model):
 
     def __str__(self) -> str:
         return f"Review {self.record_hash[:12]} {self.params_key} v{self.solver_version}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """Save, counting the review's marks (:attr:`mark_counts`) on the first save."""
+        if self._state.adding and not self.mark_counts:
+            self.mark_counts = Review.mark_counts_in(self.review)
+        super().save(*args, **kwargs)
 
     def as_review(self) -> Review:
         """The stored review as a value."""
@@ -204,9 +216,14 @@ class AnalysisJobQuerySet(models.QuerySet["AnalysisJob"]):
         return self.filter(record_hash=record_hash).order_by("-created", "-id")
 
     def latest_by_record(self, record_hashes: Iterable[str]) -> dict[str, AnalysisJob]:
-        """The latest job of each of these records, by record hash, in one query."""
+        """The latest job of each of these records, by record hash, in one query: with its
+        result, but not the record, the review or the table they hold."""
         latest: dict[str, AnalysisJob] = {}
-        jobs = self.filter(record_hash__in=set(record_hashes)).select_related("result")
+        jobs = (
+            self.filter(record_hash__in=set(record_hashes))
+            .select_related("result")
+            .defer("record", "result__review", "result__dd_table")
+        )
         for job in jobs.order_by("created", "id"):
             latest[job.record_hash] = job
         return latest
@@ -704,7 +721,7 @@ class AnalysisJob(models.Model):
                 f"the job asks for {self.solver_version}"
             )
         record = parse_record(self.record)
-        params = ReviewParams.from_json(self.params)
+        params = ReviewParams.stored(self.params)
         started = time.monotonic()
         with self._heartbeat(attempt):
             review = review_hand(record, params, self._progress_saver(attempt))

@@ -5,6 +5,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from .models import AnalysisJob
+from .solver.foresight import SAMPLERS
 from .solver.review import SOLVER_VERSION, ReviewParams
 
 PARAM_NAMES = frozenset(ReviewParams().to_json())
@@ -52,7 +53,11 @@ class AnalysisJobSerializer(serializers.ModelSerializer):
     @extend_schema_field(
         {
             "type": "object",
-            "properties": {"samples": {"type": "integer"}, "seed": {"type": "integer"}},
+            "properties": {
+                "samples": {"type": "integer"},
+                "seed": {"type": "integer"},
+                "sampler": {"type": "string", "enum": list(SAMPLERS)},
+            },
             "required": ["samples", "seed"],
         }
     )
@@ -69,7 +74,9 @@ class AnalysisRequestSerializer(serializers.Serializer):
     params = serializers.DictField(
         required=False,
         help_text="Review parameters: samples (layouts a decision, 1 to ANALYSIS_MAX_SAMPLES, "
-        f"{ReviewParams.samples} by default) and seed ({ReviewParams.seed} by default).",
+        f"{ReviewParams.samples} by default), seed ({ReviewParams.seed} by default) and sampler "
+        f"(how the layouts are drawn: {' or '.join(SAMPLERS)}, {ReviewParams.sampler} by "
+        "default).",
     )
     solver_version = serializers.CharField(
         required=False,

@@ -4,7 +4,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from accounts.http import HtmxRequest, SignedInRequest
+from accounts.http import HtmxRequest, SignedInRequest, vary_on_htmx
 
 from . import tasks
 from .models import WorkerCheck
@@ -26,6 +26,7 @@ def _render_checks(request: HtmxRequest) -> HttpResponse:
     return render(request, template, context)
 
 
+@vary_on_htmx
 @login_required
 def worker_checks(request: SignedInRequest) -> HttpResponse:
     """Staff page: recent round trips to the Celery workers."""
@@ -33,6 +34,7 @@ def worker_checks(request: SignedInRequest) -> HttpResponse:
     return _render_checks(request)
 
 
+@vary_on_htmx
 @require_POST
 @login_required
 def ping_worker(request: SignedInRequest) -> HttpResponse:

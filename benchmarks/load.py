@@ -71,6 +71,9 @@ from pathlib import Path
 from typing import Any
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
+REVIEWS_NICE = ["nice", "-n", "10"]
+"""The reviews' worker runs at a lower CPU priority, as ``scripts/serve --production`` runs it
+(``REVIEWS_NICE``): the pages and the live tables first."""
 if str(REPO_ROOT) not in sys.path:
     sys.path.insert(0, str(REPO_ROOT))
 
@@ -542,6 +545,38 @@ def wait_for_reviews(services: dict[str, Service], say: Callable[[str], None]) -
         time.sleep(1)
 
 
+def fill_quiz_pools(
+    options: argparse.Namespace, services: dict[str, Service], say: Callable[[str], None]
+) -> None:
+    """Fill every sampled skill's pool of prepared questions at every level, through the
+    worker (``lessons.tasks.prepare_questions``), as a site that has run a while has them:
+    so that the quiz's questions are drawn from the pools, as they are in production, and
+    not made on the request while the worker fills a pool it has just been asked for."""
+    from django.core.cache import cache
+
+    from lessons import prepared, tasks
+    from lessons.quiz.skills import LEVELS, SKILLS
+
+    wanted = options.quiz_pool
+    pools = [(slug, level) for slug, skill in SKILLS.items() if skill.sampled for level in LEVELS]
+    say(f"Preparing {wanted} quiz questions for each of {len(pools)} pools (skill, level)")
+    for slug, level in pools:
+        tasks.prepare_questions.apply_async(args=(slug, level, wanted), queue="bulk")
+    started = time.monotonic()
+    last = started
+    while True:
+        for service in services.values():
+            service.check_running()
+        sizes = [len(cache.get(prepared._key("pool", *pool)) or []) for pool in pools]
+        if min(sizes) >= wanted:
+            say(f"{sum(sizes)} questions prepared in {time.monotonic() - started:.0f} s")
+            return
+        if time.monotonic() - last > 15:
+            say(f"  quiz questions: {sum(sizes)} of {wanted * len(pools)} prepared")
+            last = time.monotonic()
+        time.sleep(1)
+
+
 def seed(
     options: argparse.Namespace, services: dict[str, Service], say: Callable[[str], None]
 ) -> Seeded:
@@ -582,6 +617,8 @@ def seed(
             )
     wait_for_reviews(services, say)
     Hand.objects.owned_by(first).refresh_mistakes()
+    if "quiz" in options.scenarios:
+        fill_quiz_pools(options, services, say)
 
     template = list(Hand.objects.owned_by(first).order_by("id"))
     copies = []
@@ -869,7 +906,8 @@ async def replay_page(client: Client, person: Person, rng: random.Random, pause:
 
 
 async def replay_step(client: Client, person: Person, rng: random.Random, pause: Pause) -> None:
-    """Steps through a hand one action at a time with the page's Next link (htmx)."""
+    """Steps through a hand one action at a time with the page's Next link (htmx), which
+    asks for the board alone (the move lists and the swing stay on the page)."""
     while True:
         pk, steps = rng.choice(person.account.hands)
         for step in range(1, steps + 1):
@@ -878,8 +916,8 @@ async def replay_step(client: Client, person: Person, rng: random.Random, pause:
                 REPLAY_STEP,
                 "GET",
                 f"/hands/{pk}/?step={step}",
-                htmx="replay",
-                check=fragment('id="replay"'),
+                htmx="replay-board",
+                check=fragment('id="replay-board"'),
             )
             await pause()
 
@@ -1562,6 +1600,13 @@ def parse_options(argv: list[str] | None = None) -> argparse.Namespace:
         "--hands", type=int, default=500, help="hands of each account, reviewed (default 500)"
     )
     parser.add_argument(
+        "--quiz-pool",
+        type=int,
+        default=20,
+        help="quiz questions kept ready for each sampled skill and level (QUIZ_POOL_SIZE), "
+        "all prepared before the runs (default 20)",
+    )
+    parser.add_argument(
         "--port", type=int, default=8180, help="the server's port on 127.0.0.1 (default 8180)"
     )
     parser.add_argument(
@@ -1604,6 +1649,8 @@ def parse_options(argv: list[str] | None = None) -> argparse.Namespace:
         parser.error("--duration must be more than 0")
     if options.hands < HANDS_PER_PAGE:
         parser.error(f"--hands must be at least {HANDS_PER_PAGE} (one page of My hands)")
+    if options.quiz_pool < 1:
+        parser.error("--quiz-pool must be at least 1")
     if not 1 <= options.port <= 65535:
         parser.error(f"--port takes a port number, not {options.port}")
     if not re.fullmatch(r"[a-z_][a-z0-9_]{0,62}", options.database):
@@ -1661,6 +1708,7 @@ def main(argv: list[str] | None = None) -> None:
                 "REDIS_URL": options.redis,
                 "RATE_LIMITS": "off",
                 "WEB_CONCURRENCY": str(options.web_workers),
+                "QUIZ_POOL_SIZE": str(options.quiz_pool),
             }
             os.environ.update(env)
             import django
@@ -1682,6 +1730,7 @@ def main(argv: list[str] | None = None) -> None:
             services["worker"] = start_service(
                 "worker",
                 [
+                    *REVIEWS_NICE,
                     python,
                     "-m",
                     "celery",

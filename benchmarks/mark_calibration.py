@@ -5,9 +5,11 @@
 Hands are dealt by the engine and played by four bots of one level. Each is reviewed
 with foresight. The script prints, for each level, how many decisions were real choices,
 and the share of them marked inaccuracy, mistake or blunder. It also prints the loss
-quantiles of the unmarked and marked decisions. Thresholds are good when sound play
-(Normal) is rarely marked and loose play (Easy) is marked clearly more often, most of all
-for blunders.
+quantiles of the unmarked and marked decisions, and the share of good plays (``!``,
+``!!``, ``analysis.solver.good_plays``). Thresholds are good when sound play (Normal) is
+rarely marked and loose play (Easy) is marked clearly more often, most of all for
+blunders; good plays should be rare for both (the policy the Normal bots play is the one
+that defines "most players would find it", so they never earn one for a play it makes).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from analysis.solver.good_plays import good_marks  # noqa: E402
 from analysis.solver.judgement import MARKS  # noqa: E402
 from analysis.solver.review import ReviewParams, review_hand  # noqa: E402
 from games.bots import easy, policy  # noqa: E402
@@ -49,9 +52,10 @@ def main() -> None:
             if state.passed_out:
                 continue
             hands += 1
-            review = review_hand(
-                parse_record(record_from_state(state)), ReviewParams(args.samples, seed)
-            )
+            parsed = parse_record(record_from_state(state))
+            review = review_hand(parsed, ReviewParams(args.samples, seed))
+            for good in good_marks(parsed, review).values():
+                marks[good.name] += 1
             for decision in review.decisions:
                 if decision.loss is None:
                     continue
@@ -59,7 +63,7 @@ def main() -> None:
                 losses.append(decision.loss)
                 marks[decision.mark.name if decision.mark else "unmarked"] += 1
         print(f"\n{level}: {hands} hands, {choices} decisions with a choice")
-        for name in ("inaccuracy", "mistake", "blunder"):
+        for name in ("inaccuracy", "mistake", "blunder", "good", "brilliant"):
             print(f"  {name:<11} {marks[name]:4d}  {100 * marks[name] / choices:5.1f}%")
         quartiles = statistics.quantiles(losses, n=20)
         print(

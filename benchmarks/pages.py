@@ -330,7 +330,12 @@ def run(count: int, groups: set[str], database: str) -> None:
             return f"{page}?step={next(steps) % total}"
 
         add("replay page (full)", lambda: owner.get(step_url()))
-        add("replay step (htmx)", lambda: owner.get(step_url(), headers=htmx))
+        # A step asks for the board alone, as the page's Next link does; a change of seat
+        # or view for the whole replay, lists and swing included.
+        board = {**htmx, "HX-Target": "replay-board"}
+        add("replay step (htmx)", lambda: owner.get(step_url(), headers=board))
+        whole = {**htmx, "HX-Target": "replay"}
+        add("replay, whole fragment (htmx)", lambda: owner.get(step_url(), headers=whole))
         what_if = f"{page}?step={data.step}&line={data.best}"
         add("replay what-if line (htmx)", lambda: owner.get(what_if, headers=htmx))
         add(
@@ -345,11 +350,11 @@ def run(count: int, groups: set[str], database: str) -> None:
             )
     if "quiz" in groups:
         try:
-            from lessons.prepared import POOL_SIZE, fill_pool
+            from lessons.prepared import fill_pool
         except ImportError:  # a tree from before the pools: every question made on the request
             pass
         else:
-            fill_pool("best-card", 1, count=min(POOL_SIZE, 20))
+            fill_pool("best-card", 1, count=20)
         for skill in ("left-bower", "best-card"):
             question_page = reverse("lessons:practice_question", args=[skill])
             add(f"quiz question page ({skill})", lambda url=question_page: anonymous.get(url))

@@ -7,8 +7,10 @@ from typing import Any
 
 from django.http import HttpRequest
 from django.urls import reverse
+from django.utils import timezone
 
-from .models import Assignment, Submission
+from .models import Assignment, PracticeItem, Submission
+from .progress import quiz_answers
 
 WORKING_ON = "classes.working_on"
 """The session key: the assignment and item a student last opened."""
@@ -42,20 +44,32 @@ def working_on(request: HttpRequest) -> dict[str, Any]:
         .filter(pk=data.get("assignment"))
         .first()
     )
-    in_progress = (
-        found is not None
-        and Submission.objects.filter(
+    submission = (
+        None
+        if found is None
+        else Submission.objects.filter(
             assignment=found, student=user, state=Submission.State.IN_PROGRESS
-        ).exists()
+        ).first()
     )
-    if found is None or not in_progress:
+    if found is None or submission is None:
         forget_assignment(request)  # turned in, returned, removed: nothing to go back to
         return {}
+    submission.assignment = found
     item = found.practice_set.items.filter(pk=data.get("item")).first()
-    return {
-        "working_on": {
-            "title": found.title,
-            "item": item.describe() if item is not None else "",
-            "url": reverse("classes:assignment", args=[found.pk]),
-        }
+    context: dict[str, Any] = {
+        "title": found.title,
+        "item": item.describe() if item is not None else "",
+        "url": reverse("classes:assignment", args=[found.pk]),
     }
+    if item is not None and item.kind == PracticeItem.Kind.QUIZ:
+        # The quiz pages count the item's questions and end with it, leading back here.
+        answered = len(quiz_answers(item, submission, timezone.now()))
+        context["quiz"] = {
+            "skill": item.skill,
+            "level": item.level,
+            "questions": item.questions,
+            "answered": answered,
+            "done": answered >= item.questions,
+            "next_url": reverse("classes:item_open", args=[found.pk, item.pk]),
+        }
+    return {"working_on": context}

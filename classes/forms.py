@@ -278,3 +278,10 @@ class ReturnForm(CheckedTextForm, forms.Form):
         widget=forms.Textarea(attrs={"rows": 3}),
         max_length=4000,
     )
+    reopen = forms.BooleanField(
+        required=False,
+        initial=True,
+        label="Let the student try again",
+        help_text="They get a new attempt (one more is added when every attempt is used). "
+        "Untick it to return the work as final.",
+    )

@@ -423,6 +423,11 @@ class Submission(models.Model):
     """The percentage of the turned-in attempt."""
     best_score = models.PositiveSmallIntegerField(null=True, blank=True)
     comment = models.TextField(blank=True)
+    extra_attempts = models.PositiveSmallIntegerField(
+        default=0,
+        help_text="Attempts added to the assignment's when the teacher returned the work for "
+        "the student to try again.",
+    )
 
     class Meta:
         constraints = [
@@ -447,8 +452,13 @@ class Submission(models.Model):
         return self.score is not None and self.score >= self.assignment.pass_mark
 
     @property
+    def allowed_attempts(self) -> int:
+        """The assignment's attempts and those its teacher added by returning the work."""
+        return self.assignment.attempts + self.extra_attempts
+
+    @property
     def attempts_left(self) -> int:
-        return max(0, self.assignment.attempts - self.attempt)
+        return max(0, self.allowed_attempts - self.attempt)
 
     @property
     def can_start(self) -> bool:
@@ -490,10 +500,16 @@ class Submission(models.Model):
         self.turned_in_at = now
         self.save()
 
-    def return_to_student(self, comment: str, now: datetime | None = None) -> None:
-        """The teacher hands the work back, with a comment."""
+    def return_to_student(
+        self, comment: str, now: datetime | None = None, *, reopen: bool = True
+    ) -> None:
+        """The teacher hands the work back, with a comment. With ``reopen`` (the usual
+        case) the student may try again: when the assignment's attempts are used, one
+        more is added for this student, so that a return is never a dead end."""
         if self.state != self.State.TURNED_IN:
             raise ClassError("Only work that has been turned in can be returned.")
+        if reopen and self.attempts_left == 0:
+            self.extra_attempts += 1
         self.comment = comment.strip()
         self.state = self.State.RETURNED
         self.returned_at = now or timezone.now()

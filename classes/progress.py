@@ -11,7 +11,7 @@ from typing import Any
 from django.utils import timezone
 
 from games.engine.rules import PRESETS, parse_rules
-from games.engine.words import scores_text
+from games.engine.words import plural, scores_text
 from games.models import GamePlay
 from lessons.models import LessonProgress, QuizQuestion
 from lessons.progress import lesson_exercises
@@ -116,7 +116,8 @@ def _quiz(item: PracticeItem, submission: Submission, until: datetime) -> ItemRe
         right / item.questions if answers else None,
         int(seconds) if answers else None,
         _iso(last),
-        f"{right} right of {len(answers)} answered ({item.questions} to answer)",
+        f"{len(answers)} of {plural(item.questions, 'question')} answered"
+        + (f", {right} right" if answers else ""),
     )
 
 
@@ -138,8 +139,8 @@ def _hands(item: PracticeItem, submission: Submission, until: datetime) -> ItemR
         right / len(hands) if answers and hands else None,
         int(seconds) if answers else None,
         _iso(answers[-1].answered_at) if done else None,
-        f"{right} right of {len(answers)} answered ({len(hands)} hand"
-        + ("s)" if len(hands) != 1 else ")"),
+        f"{len(answers)} of {plural(len(hands), 'hand')} answered"
+        + (f", {right} right" if answers else ""),
     )
 
 
@@ -306,7 +307,10 @@ def class_mistakes(students: list[Any], limit: int = 8) -> list[Mistake]:
         "skill", "kind", "correct", "answered_by"
     ):
         title = SKILLS[skill].title if skill in SKILLS else "Their own mistakes, asked again"
-        key = f"{title}: {kinds.get(kind, kind.replace('_', ' '))}"
+        # A skill of one kind of question is named once ("The best card", not "The best
+        # card: the best card").
+        several = skill not in SKILLS or len(SKILLS[skill].kinds) > 1
+        key = f"{title}: {kinds.get(kind, kind.replace('_', ' '))}" if several else title
         answered[key] += 1
         if not correct:
             wrong[key] += 1

@@ -17,6 +17,7 @@ urlpatterns = [
     path("<int:pk>/unarchive/", views.class_unarchive, name="class_unarchive"),
     path("<int:pk>/students/<int:user_pk>/", views.student_detail, name="student_detail"),
     path("<int:pk>/progress/", views.class_progress, name="class_progress"),
+    path("<int:pk>/students/<int:user_pk>/stats/", views.student_stats, name="student_stats"),
     path("<int:pk>/students/new/", views.students_create, name="students_create"),
     path("<int:pk>/students/<int:user_pk>/remove/", views.student_remove, name="student_remove"),
     path(

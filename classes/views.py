@@ -19,10 +19,11 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from accounts.http import HtmxRequest, SignedInRequest
+from accounts.http import HtmxRequest, SignedInRequest, vary_on_htmx
 from accounts.models import User
 from games.engine.cards import parse_seat, parse_suit
 from games.models import Hand
+from games.views.stats import stats_context
 from lessons.display import Fact, card_choice, facts
 from lessons.progress import skill_mastery_of
 from lessons.quiz.skills import SKILLS
@@ -310,6 +311,16 @@ def class_unarchive(request: SignedInRequest, pk: int) -> HttpResponse:
 
 
 STUDENT_HANDS_SHOWN = 50
+
+
+@login_required
+def student_stats(request: SignedInRequest, pk: int, user_pk: int) -> HttpResponse:
+    """A student's stats over their reviewed hands, for the teacher of their class."""
+    found = _get_classroom_for_teacher(request, pk)
+    student = _get_student_of(found, user_pk)
+    context = stats_context(student, request.GET.get("preset", ""))
+    context |= {"subject": student, "classroom": found, "form_action": request.path}
+    return render(request, "games/stats.html", context)
 
 
 @login_required
@@ -601,6 +612,7 @@ def assignment_delete(request: SignedInRequest, pk: int) -> HttpResponse:
     return redirect("classes:classroom", pk=classroom.pk)
 
 
+@vary_on_htmx
 @login_required
 def assignment(request: SignedInRequest, pk: int) -> HttpResponse:
     found, teaching = _get_assignment_for_member(request, pk)
@@ -716,11 +728,18 @@ def submission_return(request: SignedInRequest, pk: int, user_pk: int) -> HttpRe
     try:
         if submission is None:
             raise ClassError("Only work that has been turned in can be returned.")
-        submission.return_to_student(form.cleaned_data["comment"])
+        services.return_work(
+            submission, form.cleaned_data["comment"], reopen=form.cleaned_data["reopen"]
+        )
     except ClassError as error:
         form.add_error(None, str(error))
         return _render_submission(request, found, user_pk, form, status=409)
-    messages.success(request, f"Returned to {student.username}.")
+    again = (
+        f" They may try again: attempt {submission.attempt + 1} of {submission.allowed_attempts}."
+        if submission.attempts_left
+        else " It is final: they have no attempt left."
+    )
+    messages.success(request, f"Returned to {student.username}.{again}")
     return redirect("classes:assignment", pk=found.pk)
 
 
@@ -769,12 +788,13 @@ def _student_submission(request: SignedInRequest, found: Assignment) -> Submissi
     if submission is not None and submission.state == Submission.State.RETURNED:
         if submission.attempts_left:
             raise ClassError("Your work was returned: start a new attempt to try again.")
-        raise ClassError("Your work was returned and every attempt is used.")
+        raise ClassError("Your work was returned as final: there is no attempt left.")
     if submission is None or submission.state != Submission.State.IN_PROGRESS:
         raise ClassError("Start the assignment first: press “Start” on its page.")
     return submission
 
 
+@vary_on_htmx
 @login_required
 def item_open(request: SignedInRequest, pk: int, item_pk: int) -> HttpResponse:
     """Where the student does an item. Opening it notes the time (the first time in an
@@ -873,6 +893,7 @@ def _render_hand_review(
     return render(request, template, context, status=status)
 
 
+@vary_on_htmx
 @require_POST
 @login_required
 def hand_answer(request: SignedInRequest, pk: int, item_pk: int, hand_pk: int) -> HttpResponse:

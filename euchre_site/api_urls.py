@@ -27,6 +27,7 @@ urlpatterns = [
     ),
     path("progress/", lessons_api.progress, name="progress"),
     path("classes/", include("classes.api_urls")),
+    path("tables/", include("tables.api_urls")),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
     # Last: whatever the patterns above do not name.

@@ -9,8 +9,10 @@ from django.utils.functional import SimpleLazyObject
 SECTIONS = [
     ("Learn", "lessons:index"),
     ("Play", "games:play"),
+    ("Tables", "tables:lobby"),
     ("My hands", "games:my_hands"),
     ("Upload", "games:upload"),
+    ("Ladder", "ratings:ladder"),
 ]
 
 
@@ -52,7 +54,5 @@ def notifications(request: HttpRequest) -> dict[str, object]:
     if user is None or not user.is_authenticated:
         return {"unread_notifications": 0}
     return {
-        "unread_notifications": SimpleLazyObject(
-            lambda: Notification.objects.for_user(user).unread().count()
-        )
+        "unread_notifications": SimpleLazyObject(lambda: Notification.objects.unread_count(user))
     }

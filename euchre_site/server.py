@@ -27,6 +27,10 @@ from games.engine.compiled import euchre_build
 
 logger = logging.getLogger("euchre_site.server")
 
+WEB_POOL_SIZE = 10
+"""Connections to PostgreSQL each web process may keep open: its requests each run in a
+thread of their own, and the event streams read in threads too."""
+
 
 def default_workers() -> int:
     """``WEB_CONCURRENCY`` (uvicorn's and gunicorn's variable), else one more process than
@@ -54,6 +58,9 @@ def main(argv: list[str] | None = None) -> None:
     )
     args = parser.parse_args(argv)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "euchre_site.settings")
+    # Each web process keeps its connections to PostgreSQL open in a pool (the settings'
+    # DATABASE_POOL_SIZE; ignored on SQLite): the workers, which fork, keep theirs off.
+    os.environ.setdefault("DATABASE_POOL_SIZE", str(WEB_POOL_SIZE))
     log_config = logging_config(os.environ.get("LOG_LEVEL", "INFO").upper())
     logging.config.dictConfig(log_config)
     logging.captureWarnings(True)

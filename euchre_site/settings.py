@@ -205,6 +205,8 @@ SITE_PACKAGES = [
     "games",
     "lessons",
     "classes",
+    "tables",
+    "ratings",
     "euchre_site",
 ]
 """The site's own packages, beside this one: their files make the code version that every
@@ -231,6 +233,8 @@ INSTALLED_APPS = [
     "analysis",
     "classes",
     "notifications",
+    "tables",
+    "ratings",
 ]
 
 MIDDLEWARE = [
@@ -284,6 +288,11 @@ TEMPLATES = [
 # How long an SQLite connection waits for another's write to end before it gives up.
 SQLITE_TIMEOUT_SECONDS = 20
 
+# Connections each process may hold in its pool (0: no pool; see below), and how long a
+# request waits for one when all are in use before it fails.
+DATABASE_POOL_SIZE = _env_int("DATABASE_POOL_SIZE", 0)
+DATABASE_POOL_TIMEOUT_SECONDS = _env_seconds("DATABASE_POOL_TIMEOUT_SECONDS", 20)
+
 # Each request closes its connection as it ends (CONN_MAX_AGE 0). Under ASGI (uvicorn, the
 # production server) every request runs in a context of its own with a connection of its
 # own, so connections kept open for reuse are never reused and pile up instead: with them,
@@ -319,6 +328,17 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # A server that cannot be reached fails the request (and /readyz) in bounded time.
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", 10)
+    # A pool of open connections in each process (psycopg's, through Django), which the
+    # production web server turns on (euchre_site/server.py): under uvicorn a request that
+    # opened a connection of its own cost PostgreSQL a new backend process, some 14 ms of
+    # its CPU a replay step, against under 2 ms from the pool. Off by default, and so in
+    # the Celery workers, whose prefork children must not share a parent's pool.
+    if DATABASE_POOL_SIZE:
+        DATABASES["default"]["OPTIONS"]["pool"] = {
+            "min_size": min(2, DATABASE_POOL_SIZE),
+            "max_size": DATABASE_POOL_SIZE,
+            "timeout": DATABASE_POOL_TIMEOUT_SECONDS,
+        }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -335,6 +355,9 @@ AUTH_PASSWORD_VALIDATORS = [
 # checked, so the right password does not get in during a lockout.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
+    # The signed-in user read from the cache (accounts/backends.py)...
+    "accounts.backends.CachedModelBackend",
+    # ...and Django's own, kept for the sessions that signed in through it before.
     "django.contrib.auth.backends.ModelBackend",
 ]
 LOGIN_URL = "accounts:login"
@@ -461,10 +484,16 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # process, no reviews), so that it never waits behind a backlog, nor behind a review
 # holding every process of the other workers (scripts/serve starts both kinds).
 CELERY_TASK_QUEUES = tuple(
-    Queue(name, Exchange(name), routing_key=name) for name in ("interactive", "bulk", "sweep")
+    Queue(name, Exchange(name), routing_key=name)
+    for name in ("interactive", "bulk", "sweep", "tables")
 )
 CELERY_TASK_DEFAULT_QUEUE = "interactive"
-CELERY_TASK_ROUTES = {"analysis.tasks.sweep_analysis_jobs": {"queue": "sweep"}}
+CELERY_TASK_ROUTES = {
+    "analysis.tasks.sweep_analysis_jobs": {"queue": "sweep"},
+    # Live tables' timers, computer players and deals: a queue of their own, never behind
+    # reviews (tables/tasks.py).
+    "tables.tasks.*": {"queue": "tables"},
+}
 
 # Cache ----------------------------------------------------------------------
 
@@ -480,7 +509,7 @@ CACHES: dict[str, dict[str, object]]
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "euchre_site.cache.SharedRedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "euchre",
         }
@@ -499,6 +528,12 @@ else:
 # Sessions are read from the cache and written through to the database: a page's first
 # query (the session) becomes a cache read, and nothing is lost when the cache empties.
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+
+# Quiz questions graded by sampling that the workers keep ready for each skill and level
+# (lessons/prepared.py): the more, the longer before a learner meets one again.
+QUIZ_POOL_SIZE = _env_int("QUIZ_POOL_SIZE", 200)
+if QUIZ_POOL_SIZE < 1:
+    raise ImproperlyConfigured("QUIZ_POOL_SIZE must be a whole number of 1 or more.")
 
 # Logging ------------------------------------------------------------------
 
@@ -540,6 +575,19 @@ ANALYSIS_MAX_ATTEMPTS = 3
 # A review running longer than this is stopped and its job failed.
 ANALYSIS_TIME_LIMIT_SECONDS = 600
 
+# Live tables (tables/services.py): the pauses before a computer player's action, a
+# person's lone legal action and the next deal; presence lost after TABLES_ABSENT_SECONDS;
+# a table with nothing happening for TABLES_IDLE_SECONDS is abandoned; beat's check of the
+# tables every TABLES_SWEEP_SECONDS. The turn timers are the tables' own (tables/models.py).
+TABLES_BOT_SECONDS = float(os.environ.get("TABLES_BOT_SECONDS", "1.0"))
+TABLES_LONE_SECONDS = 1.0
+TABLES_DEAL_SECONDS = 3.0
+TABLES_ABSENT_SECONDS = 60.0
+TABLES_IDLE_SECONDS = 30 * 60.0
+TABLES_SWEEP_SECONDS = _env_seconds("TABLES_SWEEP_SECONDS", 5)
+TABLES_MAX_SEATS = 10
+"""The most seats one person holds at tables not yet over (with RATE_LIMITS on)."""
+
 # Beat runs in the sweep's own worker (`celery worker -B -Q sweep`, as scripts/serve
 # starts it): one beat for the whole site.
 CELERY_BEAT_SCHEDULE = {
@@ -549,7 +597,34 @@ CELERY_BEAT_SCHEDULE = {
         # A sweep nobody ran before the next is due is replaced by it.
         "options": {"queue": "sweep", "expires": max(1, ANALYSIS_SWEEP_SECONDS - 5)},
     },
+    # Live tables: any deadline or computer player's turn missed (a task lost), people whose
+    # presence stopped a minute ago, tables idle for 30 minutes (tables/services.py: sweep).
+    "sweep-tables": {
+        "task": "tables.tasks.sweep_tables",
+        "schedule": float(TABLES_SWEEP_SECONDS),
+        "options": {"queue": "tables", "expires": max(1, TABLES_SWEEP_SECONDS - 1)},
+    },
 }
+
+# Live tables' event streams (tables/events.py) ------------------------------------
+
+# How often each web process looks at the versions of the tables it streams, in case a
+# change was not announced to it: the only way a worker's change (a timeout, a computer
+# player's move) reaches the streams on the embedded default, which has no Redis; a safety
+# net behind Redis pub/sub in production.
+TABLES_STREAM_CHECK_SECONDS = float(
+    os.environ.get("TABLES_STREAM_CHECK_SECONDS") or (5 if REDIS_URL else 0.5)
+)
+TABLES_STREAM_HEARTBEAT_SECONDS = 15.0
+"""A comment line this often keeps a quiet stream open through proxies."""
+TABLES_STREAM_MAX_SECONDS = 1800.0
+"""A stream ends after this; the browser reconnects where it left off (Last-Event-ID)."""
+TABLES_STREAM_RETRY_MS = 2000
+"""How long a browser waits before reconnecting a dropped stream."""
+TABLES_STREAMS_PER_PERSON = 8
+"""Event streams one person may hold open at once (off with RATE_LIMITS=off)."""
+TABLES_PAGE_POLL_SECONDS = 3
+"""The table page's polling, used only while its event stream cannot connect."""
 
 # Limits on abuse --------------------------------------------------------------
 
@@ -585,6 +660,8 @@ RATE_LIMIT_RATES = {
     "analysis_samples": "12000/h",  # samples of the analyses queued, per user (30 at 400)
     "quiz_anonymous": "30/m",  # quiz and practice questions, per address
     "quiz_user": "60/m",  # quiz and practice questions, per signed-in user
+    "tables_open": "30/h",  # live tables opened, per user
+    "tables_sit": "120/h",  # seats taken at live tables, per user
 }
 ANALYSIS_MAX_SAMPLES = 500
 """The most samples one analysis request may ask for (the review's default is 100)."""

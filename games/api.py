@@ -153,7 +153,6 @@ def hands(request: Request) -> Response:
     if not form.is_valid():
         raise ValidationError({("" if k == "__all__" else k): v for k, v in form.errors.items()})
     paginator = HandPagination()
-    Hand.objects.owned_by(request.user).refresh_mistakes()
     mine = filter_hands(Hand.objects.owned_by(request.user), form.filters())
     mine = mine.select_related("match")
     page = paginator.paginate_queryset(mine, request)
@@ -230,7 +229,6 @@ def _upload(request: Request) -> Response:
 @api_view(["GET"])
 def hand(request: Request, hand_id: int) -> Response:
     # Another user's hand is not found rather than forbidden: its existence stays private.
-    Hand.objects.owned_by(request.user).filter(pk=hand_id).refresh_mistakes()
     found = get_object_or_404(Hand.objects.owned_by(request.user), pk=hand_id)
     return Response(HandDetailSerializer(found, context={"request": request}).data)
 

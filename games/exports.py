@@ -18,7 +18,8 @@ from django.db.models import QuerySet
 from django.utils.text import slugify
 
 from accounts.etags import etag
-from analysis.models import AnalysisJob
+from analysis.models import AnalysisJob, AnalysisResult
+from analysis.solver.good_plays import good_marks, margin_of
 from analysis.solver.review import Review
 from games.engine.cards import Seat, Team
 from games.engine.egn import EgnAnnotation, EgnPlayer, with_file_data, write_egn_files
@@ -75,16 +76,27 @@ def step_positions(record: HandRecord) -> list[Position]:
 
 def review_annotations(record: HandRecord, review: Review) -> list[EgnAnnotation]:
     """The marked decisions of a review as EGN annotations (``[??]``, ``[?]``, ``[?!]`` and
-    the explanation), on the call or the card played they concern (:func:`step_positions`;
-    the review's decisions follow the hand's history, one per action)."""
+    the explanation; ``[!]``, ``[!!]`` for good plays, with their margin), on the call or
+    the card played they concern (:func:`step_positions`; the review's decisions follow
+    the hand's history, one per action)."""
     out: list[EgnAnnotation] = []
-    for decision, (kind, index) in zip(review.decisions, step_positions(record), strict=False):
-        if decision.mark is None:
+    good = good_marks(record, review)
+    positions = step_positions(record)
+    for step, (decision, (kind, index)) in enumerate(
+        zip(review.decisions, positions, strict=False)
+    ):
+        mark = decision.mark or good.get(step)
+        if mark is None:
             continue
-        text = decision.explanation or decision.mark.name
+        if mark.good:
+            found = margin_of(decision)
+            margin = "" if found is None else f" by {found[0]:.2f} expected points"
+            text = f"A good play: the best option{margin} over any other ({mark.name})."
+        else:
+            text = decision.explanation or mark.name
         if decision.kind == "discard":
             text = f"The dealer's discard ({decision.chosen}): {text}"
-        out.append(EgnAnnotation(kind, index, f"[{decision.mark.glyph}]", text))
+        out.append(EgnAnnotation(kind, index, f"[{mark.glyph}]", text))
     return out
 
 
@@ -186,6 +198,37 @@ def match_export_tag(match: Match) -> str:
         hands,
         _review_keys(hand[1] for hand in hands),
         _comment_keys(HandComment.objects.filter(hand__match=match)),
+    )
+
+
+def series_export_tag(series: MatchSeries) -> str:
+    """The ETag of :func:`export_series`'s answer: the series and what its file said, each
+    game as :func:`match_export_tag` tags it, in four queries whatever the number of games."""
+    games = list(series.games.order_by("number_in_series", "id"))
+    hands = list(
+        Hand.objects.filter(match__series=series)
+        .order_by("match_id", "number_in_match", "id")
+        .values_list(
+            "match_id", "pk", "record_hash", "title", "number_in_match", "file_notes", "file_lines"
+        )
+    )
+    return etag(
+        "series-export",
+        [
+            series.pk,
+            series.title,
+            series.created,
+            series.description,
+            series.date,
+            series.series_id,
+            series.players,
+            series.format,
+            series.result,
+        ],
+        [(game.number_in_series, _match_parts(game)) for game in games],
+        hands,
+        _review_keys(hand[2] for hand in hands),
+        _comment_keys(HandComment.objects.filter(hand__match__series=series)),
     )
 
 
@@ -291,9 +334,12 @@ def export_match(match: Match) -> Export:
     return _files_export(name, _match_egn(match, hands))
 
 
-def _match_egn(match: Match, hands: list[Hand]) -> list[dict[str, Any]]:
+def _match_egn(
+    match: Match, hands: list[Hand], known: _Known | None = None
+) -> list[dict[str, Any]]:
     """The match as its EGN files (one unless it must be split), each with what the file
-    it came from held for the deals it has."""
+    it came from held for the deals it has (``known``: its hands' reviews and comments,
+    when the caller looked them up with others')."""
     players = [player_of(p) for p in match.players] if match.player_names else []
     kept = _kept_deals(match, hands)
     files = _egn_data(
@@ -306,6 +352,7 @@ def _match_egn(match: Match, hands: list[Hand]) -> list[dict[str, Any]]:
         initial_score=match.initial_score,
         what="This match",
         with_comments=True,
+        known=known,
     )
     start = 0
     for number, data in enumerate(files, start=1):
@@ -370,14 +417,20 @@ def export_series(series: MatchSeries) -> Export:
     """A whole uploaded series as one EMN file: each game's match as its EGN game (as
     :func:`export_match` writes it), with the series' register of players."""
     games = list(series.games.order_by("number_in_series", "id"))
+    by_game: dict[int, list[Hand]] = {}
+    every = Hand.objects.filter(match__series=series).order_by("number_in_match", "id")
+    for hand in every:
+        assert hand.match_id is not None
+        by_game.setdefault(hand.match_id, []).append(hand)
+    known = _Known.of([hand for found in by_game.values() for hand in found], with_comments=True)
     written: list[tuple[list[EgnPlayer], dict[str, Any]]] = []
     for match in games:
-        hands = list(match.hands.order_by("number_in_match", "id"))
+        hands = by_game.get(match.pk, [])
         if hands:
             seats = [player_of(p) for p in match.players] if match.player_names else []
             seats = seats or [EgnPlayer(s.word) for s in Seat]
             # A game of more than 100 deals goes in as its parts, each a game of the series.
-            written.extend((seats, part) for part in _match_egn(match, hands))
+            written.extend((seats, part) for part in _match_egn(match, hands, known))
     if not written:
         raise ExportUnavailable("This series has no hands left.")
     data = write_emn(
@@ -394,6 +447,24 @@ def export_series(series: MatchSeries) -> Export:
     return Export(json.dumps(data, indent=2) + "\n", "application/json", f"{name}.emn")
 
 
+@dataclass(frozen=True)
+class _Known:
+    """What the exports look up for a set of hands, in two queries however many there
+    are: each record's latest review and each hand's comments."""
+
+    results: dict[str, AnalysisResult]
+    comments: dict[int, list[HandComment]]
+
+    @classmethod
+    def of(cls, hands: list[Hand], *, with_comments: bool) -> _Known:
+        results = AnalysisJob.objects.latest_results(hand.record_hash for hand in hands)
+        comments: dict[int, list[HandComment]] = {}
+        if with_comments:
+            for comment in HandComment.objects.filter(hand__in=hands).select_related("author"):
+                comments.setdefault(comment.hand_id, []).append(comment)
+        return cls(results, comments)
+
+
 def _egn_data(
     hands: list[Hand],
     *,
@@ -405,21 +476,19 @@ def _egn_data(
     what: str,
     with_comments: bool,
     others: list[int] | None = None,
+    known: _Known | None = None,
 ) -> list[dict[str, Any]]:
     records = [parse_record(hand.record) for hand in hands]
-    results = AnalysisJob.objects.latest_results(hand.record_hash for hand in hands)
-    found = [results.get(hand.record_hash) for hand in hands]
+    known = known or _Known.of(hands, with_comments=with_comments)
+    found = [known.results.get(hand.record_hash) for hand in hands]
     reviews = [None if result is None else result.as_review() for result in found]
     notes = [
         hand.notes_from_file() + (review_annotations(record, review) if review else [])
         for hand, record, review in zip(hands, records, reviews, strict=True)
     ]
     if with_comments:
-        comments: dict[int, list[HandComment]] = {}
-        for comment in HandComment.objects.filter(hand__in=hands).select_related("author"):
-            comments.setdefault(comment.hand_id, []).append(comment)
         for at, (hand, record) in enumerate(zip(hands, records, strict=True)):
-            notes[at] = notes[at] + comment_annotations(record, comments.get(hand.pk, []))
+            notes[at] = notes[at] + comment_annotations(record, known.comments.get(hand.pk, []))
     if not description:
         reviewed = sum(review is not None for review in reviews)
         if reviewed == len(hands):

@@ -102,7 +102,7 @@ class StartGameForm(forms.Form):
         choices=[(name, PRESET_LABELS.get(name, name)) for name in PRESETS]
         + [(CUSTOM, "Custom: the options below")],
         initial=DEFAULT_PRESET,
-        help_text="The options below count only with “Custom”.",
+        help_text="The custom rules count only with “Custom”.",
     )
     target = forms.TypedChoiceField(
         label="Game to",
@@ -157,6 +157,10 @@ class StartGameForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        # Choosing "Custom" opens the custom rules (templates/games/play.html, js/site.js).
+        self.fields["rules"].widget.attrs.update(
+            {"data-opens": "custom-rules", "data-opens-value": CUSTOM}
+        )
         default = Points()
         for name, label in POINTS.items():
             self.fields[f"points_{name}"] = forms.IntegerField(
@@ -358,6 +362,8 @@ class UploadForm(forms.Form):
                 )
             self.add_error(None, message)
         player = " ".join((data.get("player") or "").split())
+        if self.upload.ok and data.get("confirm") and self.upload.player_names and not player:
+            self.add_error("player", "Choose the player you were, or “None of them”.")
         if self.upload.ok and data.get("confirm") and player and player != NONE_OF_THEM:
             seats, why = seats_of_player(self.upload, player)
             if why:

@@ -11,9 +11,10 @@ from django.db.models import BooleanField, ExpressionWrapper, Q, QuerySet
 from django.utils import timezone
 
 from analysis.models import AnalysisJob, AnalysisResult
-from analysis.solver.judgement import BLUNDER
+from analysis.solver.judgement import BLUNDER, MARKS
+from games.engine.rules import preset_label
 
-from .kept import Kept
+from .links import hand_page_url
 from .models import Hand, HandQuerySet
 
 
@@ -65,6 +66,36 @@ def _day_start(day: date, *, after: bool = False) -> datetime:
 
 
 @dataclass(frozen=True)
+class HandRow:
+    """A row of My hands, its words worked out once (the saved time in the viewer's time
+    zone, activated by ``accounts.middleware.TimezoneMiddleware``)."""
+
+    hand: Hand
+    status: ReviewStatus
+    url: str
+    made: str
+    """``(we made trump)``, ``(they made trump)`` or ``""``."""
+    saved_iso: str
+    saved: str
+    rules: str
+    """The hand's rule preset in words (``Canadian loner``, ``Custom rules``)."""
+
+    @classmethod
+    def of(cls, hand: Hand, status: ReviewStatus) -> HandRow:
+        made = {True: "(we made trump)", False: "(they made trump)", None: ""}[hand.my_side_made]
+        saved = timezone.localtime(hand.created)
+        return cls(
+            hand,
+            status,
+            hand_page_url(hand),
+            made,
+            saved.isoformat(),
+            f"{saved.day} {saved:%b %Y, %H:%M}",
+            preset_label(hand.rules_preset),
+        )
+
+
+@dataclass(frozen=True)
 class ReviewStatus:
     """What the library shows of a hand's latest analysis job."""
 
@@ -81,22 +112,11 @@ class ReviewStatus:
         return self.state in ("none", "done", "failed")
 
 
-MARKS_KEPT = 4096
-"""Reviews whose marks each process keeps counted (a result never changes its review)."""
-
-_marks: Kept[tuple[int, str], tuple[int, int]] = Kept(MARKS_KEPT)
-
-
 def _marks_of(result: AnalysisResult) -> tuple[int, int]:
-    """The review's marked decisions and its blunders, counted once per process: a page of
-    My hands would otherwise read 25 whole reviews to count their marks."""
-    key = (result.pk, result.created.isoformat())
-    counted = _marks.get(key)
-    if counted is None:
-        review = result.as_review()
-        counted = (len(review.marked()), review.count(BLUNDER))
-        _marks.put(key, counted)
-    return counted
+    """The review's decisions marked as mistakes of any size (``?!``, ``?``, ``??``) and
+    its blunders, from the counts stored with it (never the whole review)."""
+    counts = result.mark_counts
+    return sum(counts.get(mark.name, 0) for mark in MARKS), counts.get(BLUNDER.name, 0)
 
 
 def review_status(job: AnalysisJob | None) -> ReviewStatus:

@@ -20,7 +20,7 @@ from games.engine.errors import ActionError, IllegalActionError
 from games.engine.game import Game
 from games.engine.hand import Action, Discard, HandState, Phase, Play
 from games.engine.record import HandRecord, parse_record, record_from_state
-from games.engine.rules import Rules, format_rules, parse_rules
+from games.engine.rules import Rules, format_rules, parse_rules, preset_name
 from games.engine.words import card_text, control_label
 from games.uploads import GameInfo, SeriesInfo
 
@@ -61,12 +61,8 @@ def outcome_fields(record: HandRecord) -> dict[str, str]:
 
 
 def _preset_name(rules: dict[str, Any]) -> str:
-    """The preset a canonical ``rules`` object names, or ``custom`` when it lists options."""
-    if not rules:
-        return "standard"
-    if rules.keys() == {"preset"}:
-        return str(rules["preset"])
-    return "custom"
+    """The preset a canonical ``rules`` object is (whatever its target), or ``custom``."""
+    return preset_name(parse_rules(rules)) or "custom"
 
 
 class HandQuerySet(models.QuerySet["Hand"]):
@@ -617,6 +613,10 @@ def new_share_token() -> str:
     return secrets.token_urlsafe(32)
 
 
+LIST_DEFERRED = ("record", "hints", "file_notes", "file_lines")
+"""The fields of a hand a list of hands does not show: its JSON, left unread."""
+
+
 class Hand(models.Model):
     """One hand of Euchre, kept as its canonical record."""
 
@@ -741,6 +741,10 @@ class Hand(models.Model):
             refresh=refresh,
             before_queue=before_queue,
         )
+
+    def has_review(self) -> bool:
+        """Whether a review of the hand's record is done (one small query)."""
+        return self.reviews().exists()
 
     def latest_result(self) -> AnalysisResult | None:
         """The result of the latest finished analysis of the hand's record, if any."""
@@ -1098,7 +1102,7 @@ class GamePlay(models.Model):
         return live
 
     def _reload_from(self, row: GamePlay) -> None:
-        for name in ("hands", "scores", "status", "updated"):
+        for name in ("hands", "scores", "status", "hints", "updated"):
             setattr(self, name, getattr(row, name))
 
 

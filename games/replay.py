@@ -15,12 +15,14 @@ renders.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import urlencode
 
+from analysis.solver.good_plays import good_marks, margin_of
 from analysis.solver.hindsight import (
     DoubleDummy,
     Solvers,
@@ -28,7 +30,7 @@ from analysis.solver.hindsight import (
     discard_options,
     position_of,
 )
-from analysis.solver.judgement import MARKS, Mark
+from analysis.solver.judgement import GOOD_MARKS, MARKS, Mark
 from analysis.solver.review import DecisionReview, Review, standard_policy
 from games.engine.actions import format_action, parse_action
 from games.engine.cards import ALL_CARDS, Card, Seat, Suit, Team, parse_seat
@@ -43,6 +45,7 @@ from games.engine.hand import (
     Play,
 )
 from games.engine.record import HandRecord, parse_record
+from games.engine.scoring import score_hand
 from games.engine.words import (
     action_label,
     call_label,
@@ -55,6 +58,7 @@ from games.engine.words import (
     the,
 )
 
+from .charts import Point, Series, line_chart
 from .table import CardView, SeatView, card_view, seat_views, shown_trick, upcard_note
 
 VIEWS = ("all", "seat")
@@ -401,6 +405,8 @@ class Page:
     main_result: dict[str, Any] = field(default_factory=dict)
     """The hand's result as played, for a side line to be compared with."""
     main_outcome: str = ""
+    swing: SwingGraph | None = None
+    """The swing graph of the review, for the seen-from seat's side."""
 
 
 @dataclass(eq=False)
@@ -464,6 +470,12 @@ class Replay:
         aligned = review is not None and len(review.decisions) == len(self.history)
         self.review: Review | None = review if aligned else None
         """The hand's review, the one the page reads its marks and values from."""
+        self.good: dict[int, Mark] = (
+            {}
+            if self.review is None
+            else good_marks(self.record, self.review, [node.state for node in self.mainline[:-1]])
+        )
+        """The good plays (``!``, ``!!``) of the review, by step."""
         self.double_dummy = double_dummy
         """The deal's double-dummy table, stored with the review; never searched here."""
         self.side_nodes = 0
@@ -489,14 +501,27 @@ class Replay:
         return self.review.decisions[step]
 
     def marked(self, seat: Seat | None = None) -> list[int]:
-        """The steps of the marked decisions, of ``seat`` only when given."""
+        """The steps of the decisions marked mistakes, of ``seat`` only when given."""
         return [] if self.review is None else self.review.marked(seat)
 
-    def next_marked(self, step: int, seat: Seat, mark: Mark) -> int | None:
-        """The step of ``seat``'s next decision marked ``mark`` after ``step``, wrapping
-        round to the first; ``None`` when there is none."""
+    def mark_of(self, step: int) -> Mark | None:
+        """The mark of the decision at ``step``: a mistake's, a good play's, or none."""
+        d = self.decision(step)
+        if d is not None and d.mark is not None:
+            return d.mark
+        return self.good.get(step)
+
+    def next_marked(
+        self, step: int, mark: Mark | tuple[Mark, ...], seat: Seat | None = None
+    ) -> int | None:
+        """The step of the next decision marked ``mark`` (or any of several) after
+        ``step`` (of ``seat`` only, when given), wrapping round to the first; ``None`` when
+        there is none."""
+        wanted = mark if isinstance(mark, tuple) else (mark,)
         steps = [
-            i for i in self.marked(seat) if self.review and self.review.decisions[i].mark == mark
+            i
+            for i in range(self.total)
+            if self.mark_of(i) in wanted and (seat is None or self.history[i][0] is seat)
         ]
         if not steps:
             return None
@@ -632,11 +657,13 @@ def build_page(
     comment_counts: Mapping[int, int] | None = None,
     you: Seat | None = None,
     names: Mapping[Seat, str] | None = None,
+    lists: bool = True,
 ) -> Page:
     """Everything the replay page shows for ``params``; ``comment_counts`` (step → the
     number of comments on that decision) marks the move list, ``you`` is the
     viewer's own seat, marked when the table is seen from it, and ``names`` the players'
-    names the file gave, beside their seats."""
+    names the file gave, beside their seats. Without ``lists``, only the board: no move
+    lists and no swing graph (a step of the page changes the board alone)."""
     names = names or {}
     notes = list(notes or [])
     comment_counts = comment_counts or {}
@@ -671,9 +698,9 @@ def build_page(
     # Marks on the cards and calls of the main line, for the lists and the table.
     marks: dict[tuple[Seat, Card], tuple[str, str]] = {}
     for i, (seat, action) in enumerate(replay.history):
-        reviewed = replay.decision(i)
-        if reviewed and reviewed.mark and isinstance(action, Play):
-            marks[(seat, action.card)] = (reviewed.mark.glyph, reviewed.mark.name)
+        marked = replay.mark_of(i)
+        if marked is not None and isinstance(action, Play):
+            marks[(seat, action.card)] = (marked.glyph, marked.name)
 
     # The decision about to be taken, for the viewer's attention.
     decision = None
@@ -720,10 +747,9 @@ def build_page(
     # The move lists of the main line, marks included, each a link to its step.
     auction: list[MoveView] = []
     moves: list[MoveView] = []
-    for i, (seat, action) in enumerate(replay.history):
+    for i, (seat, action) in enumerate(replay.history if lists else ()):
         walk = replay.mainline[i].state
-        d = replay.decision(i)
-        mark = None if d is None else d.mark
+        mark = replay.mark_of(i)
         dealer_sees = see_all or viewer is walk.dealer
         label = describe(seat, action, walk, discard_visible=dealer_sees)
         if isinstance(action, Play):
@@ -754,10 +780,12 @@ def build_page(
         ]
     announce = _announcement(replay, node, step, line, see_all, viewer)
     jumps = {}
-    for each in MARKS:
-        target = replay.next_marked(step, viewer, each)
+    # Every seat's marks: a review is read for the whole table, not one seat.
+    wanted: list[tuple[str, Mark | tuple[Mark, ...]]] = [(m.name, m) for m in MARKS]
+    for name, marks_wanted in (*wanted, ("good", GOOD_MARKS)):
+        target = replay.next_marked(step, marks_wanted)
         if target is not None:
-            jumps[each.name] = url(step=target, line=())
+            jumps[name] = url(step=target, line=())
     if side is not None:
         nav = Nav(
             first=url(step=0, line=()),
@@ -807,6 +835,14 @@ def build_page(
         view_urls={view: url(view=view) for view in VIEWS},
         main_result=final.result().to_json(),
         main_outcome=result_text(final) if final.is_terminal else "",
+        swing=swing_graph(
+            replay,
+            viewer.team,
+            url=lambda i: url(step=i, line=()),
+            current=step if side is None else None,
+        )
+        if lists
+        else None,
     )
 
 
@@ -891,7 +927,7 @@ def _decision_panel(
         "play" if isinstance(action, Play) else "discard" if isinstance(action, Discard) else "call"
     )
     d = replay.decision(step)
-    mark = None if d is None else d.mark
+    mark = replay.mark_of(step)
     panel = DecisionPanel(
         seat=seat,
         kind=kind,
@@ -900,6 +936,12 @@ def _decision_panel(
         cls="" if mark is None else mark.name,
         explanation=(d.explanation if d else None) or "",
     )
+    found = None if d is None else margin_of(d)
+    if mark is not None and mark.good and found is not None:
+        panel.explanation = (
+            f"A fine find: the best option by {found[0]:.2f} expected points over any "
+            "other, and not the one the standard policy (a sound player's choice) makes."
+        )
     if not see_all and seat is not params.seat:
         panel.hidden = True
         return panel
@@ -1058,6 +1100,8 @@ class Summary:
     the URL of the step."""
     file_lines: int = 0
     """How many of the file's alternative lines the page can follow."""
+    good_plays: list[MistakeView] = field(default_factory=list)
+    """The decisions marked good plays (``!``, ``!!``); their ``loss`` is the margin."""
 
 
 def build_summary(replay: Replay, *, url: Callable[[int], str]) -> Summary:
@@ -1073,9 +1117,25 @@ def build_summary(replay: Replay, *, url: Callable[[int], str]) -> Summary:
             SeatSummary(seat, None if accuracy is None else round(accuracy), graded, counts)
         )
     mistakes = []
+    good_plays: list[MistakeView] = []
     for i, (seat, action) in enumerate(replay.history):
         walk = replay.mainline[i].state
         d = replay.decision(i)
+        good = replay.good.get(i)
+        if d is not None and d.mark is None and good is not None:
+            found = margin_of(d)
+            good_plays.append(
+                MistakeView(
+                    i,
+                    seat.word,
+                    describe(seat, action, walk, discard_visible=True).rstrip("."),
+                    good.glyph,
+                    good.name,
+                    None if found is None else found[0],
+                    "",
+                    url(i),
+                )
+            )
         if d is not None and d.mark is not None:
             foresight = d.foresight
             best_key = None if foresight is None else foresight.best
@@ -1114,6 +1174,7 @@ def build_summary(replay: Replay, *, url: Callable[[int], str]) -> Summary:
         for note in replay.notes[step]:
             file_notes.append((step, move, note, url(step)))
     return Summary(
+        good_plays=good_plays,
         file_notes=file_notes,
         file_lines=len(replay.file_lines),
         seats=seats,
@@ -1136,3 +1197,179 @@ def _dd_unavailable(error: str) -> str:
             f"of {seat.word}'s cards unknown (shown as ?)."
         )
     return f"Not available: {error}."
+
+
+# -- the swing graph -------------------------------------------------------------------------
+
+
+@dataclass
+class SwingRow:
+    """One decision of the swing graph, as its table (the graph's text equivalent) lists it."""
+
+    step: int
+    move: str
+    foresight: float | None
+    """Expected net points of the side after this decision, by foresight."""
+    hindsight: float | None
+    """Net points of the side after it with every card visible (double dummy)."""
+    mark: str
+    cls: str
+    url: str
+    current: bool
+
+    @property
+    def foresight_text(self) -> str:
+        """The foresight value as the table writes it (two decimals), or a dash."""
+        return "–" if self.foresight is None else f"{self.foresight:.2f}"
+
+    @property
+    def hindsight_text(self) -> str:
+        """The hindsight points as the table writes them (whole), or a dash."""
+        return "–" if self.hindsight is None else f"{self.hindsight:.0f}"
+
+
+@dataclass
+class SwingGraph:
+    side: str
+    """The side the values are for (``North–South``…)."""
+    svg: str
+    rows: list[SwingRow]
+
+
+def _net(points: Mapping[Team, int] | None, side: Team) -> float | None:
+    if points is None:
+        return None
+    return float(points[side] - points[side.other])
+
+
+def _hindsight_points(state: HandState, seat: Seat, tricks: int | None, side: Team) -> float | None:
+    """The net points of ``side`` when the decider's side ends the hand with ``tricks``."""
+    if tricks is None or state.maker is None:
+        return None
+    won = {seat.team: tricks, seat.team.other: 5 - tricks}
+    result = score_hand(
+        rules=state.rules,
+        strain=None if state.strain is None else str(state.strain),
+        maker=state.maker,
+        alone=state.alone,
+        defender_alone=state.defender_alone,
+        tricks=won,
+        finished=True,
+    )
+    return _net(result.points, side)
+
+
+def swing_graph(
+    replay: Replay, side: Team, *, url: Callable[[int], str], current: int | None = None
+) -> SwingGraph | None:
+    """The swing graph of the stored review: after each graded decision, the expected net
+    points of ``side`` with the option chosen (foresight), and the points it leaves with
+    every card visible (hindsight, for the discard and the cards); each a link to its step.
+    ``None`` before the review is done or when it graded nothing."""
+    if replay.review is None:
+        return None
+    rows: list[SwingRow] = []
+    for i, (seat, action) in enumerate(replay.history):
+        d = replay.decision(i)
+        assert d is not None
+        state = replay.mainline[i].state
+        sign = 1.0 if seat.team is side else -1.0
+        chosen = option_key(action)
+        fore = None
+        if d.foresight is not None and d.foresight.graded:
+            value = d.foresight.value_of(chosen)
+            fore = None if value is None else round(sign * value.ev, 2)
+        dd = {o.card: o.dd_tricks for o in d.options or ()}
+        hind = _hindsight_points(state, seat, dd.get(chosen), side)
+        if fore is None and hind is None:
+            continue
+        mark = replay.mark_of(i)
+        rows.append(
+            SwingRow(
+                step=i,
+                move=describe(seat, action, state, discard_visible=True).rstrip("."),
+                foresight=fore,
+                hindsight=hind,
+                mark="" if mark is None else mark.glyph,
+                cls="" if mark is None else mark.name,
+                url=url(i),
+                current=i == current,
+            )
+        )
+    if not rows:
+        return None
+    words = "North–South" if side is Team.NS else "East–West"
+    values = [v for r in rows for v in (r.foresight, r.hindsight) if v is not None]
+    top = max(2.0, math.ceil(max(abs(v) for v in values) + 0.25))  # dots off the edge
+
+    def point(row: SwingRow, value: float, what: str) -> Point:
+        mark = f", marked {row.mark} ({row.cls})" if row.mark else ""
+        label = f"Step {row.step}: {row.move}: {value:+.2f} points for {words}, {what}{mark}"
+        return Point(row.step, value, label, row.url, row.mark, row.current, row.step)
+
+    fore_points = tuple(point(r, r.foresight, "foresight") for r in rows if r.foresight is not None)
+    hind_points = tuple(point(r, r.hindsight, "hindsight") for r in rows if r.hindsight is not None)
+    # A glyph once is enough: on the foresight line, where the marks come from.
+    hind_points = tuple(replace(p, glyph="") for p in hind_points)
+    svg = line_chart(
+        chart_id="swing",
+        title=f"The hand's swing: {words}'s points after each decision",
+        desc=(
+            f"Expected net points for {words} after each reviewed decision: a solid line "
+            "with round dots by foresight (what the decider could know), a dashed line with "
+            "square dots by hindsight (every card visible). Marked decisions carry their "
+            "mark. Each dot links to its step; the table below gives the same values."
+        ),
+        series=[
+            Series("Foresight", fore_points, "solid", "circle"),
+            Series("Hindsight", hind_points, "dashed", "square"),
+        ],
+        x_max=replay.total,
+        y_min=-top,
+        y_max=top,
+        x_label="Step",
+        y_label=f"Points for {words}",
+        link_attrs='class="chart__link"',
+        hx=True,
+    )
+    return SwingGraph(words, svg, rows)
+
+
+# -- reviews compared --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MarkChange:
+    """A decision marked one way by one review and another way by another."""
+
+    step: int
+    move: str
+    before: str
+    """Its mark in the other review, in words (``unmarked``, ``a mistake (?)``)."""
+    after: str
+    """Its mark in the review shown."""
+
+
+def _mark_words(mark: Mark | None) -> str:
+    if mark is None:
+        return "unmarked"
+    article = "an" if mark.name[0] in "aeiou" else "a"
+    return f"{article} {mark.name} ({mark.glyph})"
+
+
+def mark_changes(record: HandRecord, shown: Review, other: Review) -> list[MarkChange]:
+    """The decisions whose mistake mark differs between the review ``shown`` and ``other``
+    (two reviews of ``record`` with other parameters or solvers), in step order."""
+    history = record.state.history
+    if len(shown.decisions) != len(history) or len(other.decisions) != len(history):
+        return []
+    out = []
+    state = record.revealed_state()
+    for i, ((seat, action), a, b) in enumerate(
+        zip(history, shown.decisions, other.decisions, strict=True)
+    ):
+        if a.mark != b.mark:
+            move = describe(seat, action, state, discard_visible=True).rstrip(".")
+            out.append(MarkChange(i, move, _mark_words(b.mark), _mark_words(a.mark)))
+        state.apply(action)
+    return out

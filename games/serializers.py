@@ -87,6 +87,7 @@ class HandDetailSerializer(HandSerializer):
                     "properties": {
                         "samples": {"type": "integer"},
                         "seed": {"type": "integer"},
+                        "sampler": {"type": "string"},
                     },
                 },
                 "solver_version": {"type": "string"},

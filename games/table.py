@@ -9,7 +9,7 @@ card South may not see.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -21,9 +21,12 @@ from games.engine.words import (
     card_name,
     card_text,
     control_label,
+    maker_words,
     play_news,
     strain_text,
     summary_text,
+    the,
+    who,
     you_or_name,
 )
 
@@ -51,6 +54,10 @@ class CardView:
     action: str = ""
     """What playing it posts, when it is a button of the play page."""
     enabled: bool = False
+    picked_up: bool = False
+    """The upcard the dealer picked up, marked in the dealer's hand until the first lead."""
+    hinted: bool = False
+    """The card the hint suggests, lit on the play page."""
 
 
 UNKNOWN_CARD = CardView("?", "Unknown card", "", False)
@@ -63,6 +70,8 @@ def card_view(
     mark: tuple[str, str] | None = None,
     action: str = "",
     enabled: bool = False,
+    picked_up: bool = False,
+    hinted: bool = False,
 ) -> CardView:
     """``card`` as shown under ``trump``, with its ``mark`` (glyph and name) if any;
     ``None`` is a card the record leaves unknown."""
@@ -78,6 +87,8 @@ def card_view(
         name,
         action,
         enabled,
+        picked_up,
+        hinted,
     )
 
 
@@ -85,6 +96,8 @@ def card_view(
 class Control:
     action: str
     label: str
+    hinted: bool = False
+    """The choice the hint suggests, lit on the play page."""
 
 
 PLACES = ("bottom", "left", "top", "right")
@@ -124,6 +137,9 @@ class SeatView:
     are shown elsewhere on the page."""
     played: CardView | None = None
     won_trick: bool = False
+    bubble: str = ""
+    """The seat's last call (``Pass``, ``Name ♠ spades alone``), shown in a bubble beside the
+    seat from its call until the first lead; empty for a seat that has not spoken."""
 
     @property
     def to_act(self) -> bool:
@@ -151,13 +167,15 @@ def seat_views(
     turn: Callable[[Seat], str],
     held_marks: Mapping[tuple[Seat, Card], tuple[str, str]] | None = None,
     played_marks: Mapping[tuple[Seat, Card], tuple[str, str]] | None = None,
+    bubbles: bool = False,
 ) -> list[SeatView]:
     """The four seats of ``state`` around ``viewer``, in :func:`places` order.
 
     The cards of the seats in ``face_up`` are shown, sorted; the others are counted,
     except those in ``elsewhere`` (whose hand the page shows off the table). ``turn``
     words the badge of the seat to act; the marks (seat and card to glyph and class)
-    mark the cards held and played.
+    mark the cards held and played. With ``bubbles`` each seat's last call is put in its
+    :attr:`SeatView.bubble` until the first card is led.
     """
     roles = roles or {}
     held_marks = held_marks or {}
@@ -168,6 +186,7 @@ def seat_views(
     winner = state.trick_winner(trick) if trick is not None and complete else None
     played = dict(trick.cards) if trick is not None else {}
     in_play = state.phase in (Phase.DISCARD, Phase.PLAY, Phase.DONE)
+    calls = call_bubbles(state) if bubbles else {}
     views = []
     for seat, place in places(viewer):
         held = list(state.hands[seat])
@@ -195,9 +214,23 @@ def seat_views(
                 if card is None
                 else card_view(card, trump, mark=played_marks.get((seat, card))),
                 won_trick=seat is winner,
+                bubble=calls.get(seat, ""),
             )
         )
     return views
+
+
+def before_first_lead(state: HandState) -> bool:
+    """No card has been led yet: the auction (and the dealer's discard) is still on the table."""
+    return state.cards_played == 0 and not state.is_terminal
+
+
+def call_bubbles(state: HandState) -> dict[Seat, str]:
+    """Each seat's last call in words (:func:`~games.engine.words.call_text`), until the
+    first lead; none after it, and none for a hand that ended in the auction."""
+    if not before_first_lead(state):
+        return {}
+    return {seat: call_text(seat, call, state) for seat, call in state.auction}
 
 
 def upcard_note(state: HandState, dealer: str) -> str:
@@ -239,6 +272,84 @@ class Table:
     game_over: str = ""
     tricks_played: list[tuple[int, str, str, list[CardView]]] = field(default_factory=list)
     """Each finished trick: its number, who led, who won, the cards in playing order."""
+    upcard_shown: bool = True
+    """The upcard is on the table: until the first lead."""
+    maker_by: str = ""
+    """Who called trump, after ``Called by``: ``you, alone``, ``your partner (North)``."""
+    last_trick: LastTrick | None = None
+    hint: Hint | None = None
+    """The hint taken for the decision on the table, if one was."""
+    hints_taken: list[Hint] = field(default_factory=list)
+    """Every hint taken in this hand, in order."""
+
+
+@dataclass(frozen=True)
+class LastTrick:
+    """The last trick completed, for the play page's "Last trick" disclosure."""
+
+    number: int
+    winner: str
+    cards: list[tuple[str, CardView, bool]]
+    """Each seat's name, its card and whether it won the trick, in playing order."""
+
+
+@dataclass(frozen=True)
+class Hint:
+    """A hint the player took: when, what the Hard player advised and why."""
+
+    step: int
+    """The actions taken in the hand before it."""
+    when: str
+    """``In the bidding``, ``Your discard``, ``Trick 3``."""
+    advice: str
+    reason: str
+    action: str
+    """The advised action as the page posts it (``play AH``)."""
+
+
+def hint_views(hints: Sequence[Mapping[str, str]], state: HandState) -> list[Hint]:
+    """The hints kept for the hand of ``state`` (``GamePlay.hints`` / ``Hand.hints``: each
+    its ``step``, ``advice``, ``reason`` and ``action``), each placed in the hand."""
+    out = []
+    for hint in hints:
+        try:
+            step = int(hint.get("step", ""))
+        except ValueError:
+            continue
+        plays = sum(isinstance(action, Play) for _, action in state.history[:step])
+        if str(hint.get("action", "")).startswith("discard"):
+            when = "Your discard"
+        elif plays:
+            when = f"Trick {plays // len(state.active_seats) + 1}"
+        else:
+            when = "In the bidding"
+        out.append(
+            Hint(
+                step,
+                when,
+                str(hint.get("advice", "")),
+                str(hint.get("reason", "")),
+                str(hint.get("action", "")),
+            )
+        )
+    return out
+
+
+def last_trick(state: HandState) -> LastTrick | None:
+    """The last trick completed, if any."""
+    done = [t for t in state.tricks if len(t.cards) == len(state.active_seats)]
+    if not done:
+        return None
+    trick = done[-1]
+    winner = state.trick_winner(trick)
+    return LastTrick(
+        len(done),
+        you_or_name(winner, HUMAN),
+        [
+            (you_or_name(seat, HUMAN), card_view(card, state.trump), seat is winner)
+            for seat, card in trick.cards
+        ],
+    )
 
 
 def sort_hand(cards: list[Card | None], trump: Suit | None) -> list[Card]:
@@ -254,8 +365,11 @@ def sort_hand(cards: list[Card | None], trump: Suit | None) -> list[Card]:
     return trumps + [c for c in known if c not in trumps]
 
 
-def build_table(game: GamePlay, live: Live) -> Table:
-    """The table as South sees it."""
+def build_table(
+    game: GamePlay, live: Live, hints: Sequence[Mapping[str, str]] | None = None
+) -> Table:
+    """The table as South sees it. ``hints`` are the hints kept for this hand (by default
+    the game's own, :attr:`GamePlay.hints`; a finished hand's go with it to the library)."""
     state = live.hand
     trump = state.trump
     levels = {Seat.N: game.partner_level, Seat.W: game.opponents_level}
@@ -274,16 +388,35 @@ def build_table(game: GamePlay, live: Live) -> Table:
         elsewhere=(HUMAN,),
         roles=roles,
         turn=lambda seat: "Your turn" if seat is HUMAN else "Thinking…",
+        bubbles=True,
     )
     seats = {view.place: view for view in views}
     winner = next((view.seat for view in views if view.won_trick), None)
 
+    hand_number = str(game.hand_number)
+    kept = game.hints if hints is None else hints
+    hints_taken = hint_views([h for h in kept if h.get("hand", hand_number) == hand_number], state)
+    live_hints = hints_taken if hints is None else []
+    current = next((h for h in reversed(live_hints) if h.step == game.step), None)
+    advised = current.action if current is not None else ""
+
     legal = state.legal_actions() if state.current_seat is HUMAN else []
     legal_texts = {format_action(a) for a in legal}
+    unled = before_first_lead(state)
+    dealer_holds_upcard = unled and state.picked_up and state.dealer is HUMAN
     hand_cards: list[CardView] = []
     for card in sort_hand(state.hands[HUMAN], trump):
         post = f"discard {card}" if state.phase is Phase.DISCARD else f"play {card}"
-        hand_cards.append(card_view(card, trump, action=post, enabled=post in legal_texts))
+        hand_cards.append(
+            card_view(
+                card,
+                trump,
+                action=post,
+                enabled=post in legal_texts,
+                picked_up=dealer_holds_upcard and card == state.upcard,
+                hinted=post == advised,
+            )
+        )
 
     automatic = game.automatic_action(live) is not None
     controls: list[Control] = []
@@ -291,12 +424,16 @@ def build_table(game: GamePlay, live: Live) -> Table:
     choosing = state.current_seat is HUMAN and not automatic
     if choosing:
         if state.phase in (Phase.AUCTION, Phase.FARMER, Phase.DEFEND):
-            controls = [Control(format_action(a), control_label(a, state)) for a in legal]
+            controls = [
+                Control(format_action(a), control_label(a, state), format_action(a) == advised)
+                for a in legal
+            ]
         prompt = {
             Phase.FARMER: "You hold a farmer's hand. Swap it, or keep your cards.",
             Phase.AUCTION: "Your call.",
             Phase.DEFEND: "Will you defend alone?",
-            Phase.DISCARD: "You picked up the upcard: choose a card to discard.",
+            Phase.DISCARD: f"You picked up {the(state.upcard, trump)}, marked in your hand: "
+            "choose a card to discard (it may be that one).",
             Phase.PLAY: "Your turn: play a card.",
         }.get(state.phase, "")
         if state.phase is Phase.AUCTION and state.stuck:
@@ -319,7 +456,7 @@ def build_table(game: GamePlay, live: Live) -> Table:
     elif state.current_seat is HUMAN:
         only = legal[0]
         assert isinstance(only, Play)
-        news.append(f"Your only legal card, the {card_name(only.card, trump)}, is played for you.")
+        news.append(f"Your only legal card, {the(only.card, trump)}, is played for you.")
 
     game_over = ""
     if live.game.is_over:
@@ -347,12 +484,13 @@ def build_table(game: GamePlay, live: Live) -> Table:
         controls=controls,
         prompt=prompt,
         upcard=card_view(state.upcard, trump),
-        upcard_note=upcard_note(state, you_or_name(state.dealer, HUMAN)),
+        upcard_note=upcard_note(state, who(state.dealer, HUMAN)),
         auction=[(you_or_name(s, HUMAN), call_text(s, c, state)) for s, c in state.auction],
         trump="" if state.strain is None else strain_text(state.strain),
-        maker=""
+        maker="" if state.maker is None else maker_words(state.maker, state.alone, HUMAN),
+        maker_by=""
         if state.maker is None
-        else you_or_name(state.maker, HUMAN) + (" alone" if state.alone else ""),
+        else who(state.maker, HUMAN) + (", alone" if state.alone else ""),
         tricks_won={"us": state.tricks_won[Team.NS], "them": state.tricks_won[Team.EW]},
         scores={"us": live.game.scores[Team.NS], "them": live.game.scores[Team.EW]},
         news=news,
@@ -367,4 +505,8 @@ def build_table(game: GamePlay, live: Live) -> Table:
         trick_note=trick_note,
         game_over=game_over,
         tricks_played=tricks_played,
+        upcard_shown=unled,
+        last_trick=last_trick(state),
+        hint=current,
+        hints_taken=hints_taken,
     )

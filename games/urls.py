@@ -1,11 +1,12 @@
 from django.urls import path
 
-from .views import comments, game, my_hands, play, replay, share, upload
+from .views import comments, game, my_hands, play, replay, share, stats, upload
 
 app_name = "games"
 
 urlpatterns = [
     path("hands/", my_hands.my_hands, name="my_hands"),
+    path("hands/stats/", stats.my_stats, name="my_stats"),
     path("hands/upload/", upload.upload, name="upload"),
     path("hands/<int:pk>/status/", my_hands.hand_status, name="hand_status"),
     path("hands/<int:pk>/retry/", my_hands.hand_retry_analysis, name="hand_retry_analysis"),

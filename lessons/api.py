@@ -24,9 +24,15 @@ from rest_framework.response import Response
 from accounts.limits import limit_person
 from games.engine.errors import shown
 
-from .content import answer_for, explain
+from .content import answer_for, explain, is_right
 from .models import UNANSWERED_LIFETIME, AlreadyAnswered, Lesson, QuizQuestion, ReviewItem
-from .progress import course_progress, record_solved, skill_mastery, solved_steps
+from .progress import (
+    course_progress,
+    record_answered,
+    record_solved,
+    skill_mastery,
+    solved_steps,
+)
 from .quiz.grading import AnswerError
 from .quiz.question import QuizError
 from .quiz.skills import LEVELS, MAX_SEED, SKILLS
@@ -128,7 +134,8 @@ def lesson_answer(request: Request, slug: str, number: int) -> Response:
     if unknown:
         raise ValidationError({"answer": f"{shown(unknown[0])} is not one of the choices"})
     right = answer_for(step["exercise"])
-    correct = set(given) == right
+    correct = is_right(step["exercise"], given)
+    record_answered(request, found, number)
     if correct:
         record_solved(request, found, number)
     return Response(

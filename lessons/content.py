@@ -54,6 +54,7 @@ from .quiz.house_rules import (
     explain_legal_calls,
     farmer_state,
     farmers_cards,
+    farmers_pick,
     legal_calls,
 )
 from .quiz.question import Explanation, Grading
@@ -77,6 +78,7 @@ __all__ = [
     "answer_for",
     "choices_for",
     "explain",
+    "is_right",
     "load_course",
     "load_lesson",
     "normalise_exercise",
@@ -109,7 +111,7 @@ _FIELDS: dict[str, tuple[set[str], set[str]]] = {
     "effective_suit": ({"trump", "card"}, set()),
     "leader": ({"dealer"}, {"rules", "alone", "maker", "defender_alone"}),
     "points": ({"maker", "maker_tricks"}, {"rules", "alone", "defender_alone", "trump", "score"}),
-    "legal_calls": ({"dealer", "upcard", "auction"}, {"rules"}),
+    "legal_calls": ({"dealer", "upcard", "auction"}, {"rules", "score"}),
     "farmers_hand": ({"upcard", "hand"}, {"rules"}),
 }
 
@@ -359,7 +361,14 @@ def _norm_legal_calls(raw: Mapping[str, Any]) -> dict[str, Any]:
     if not isinstance(auction, list):
         raise ExerciseError("auction", f"expected a list of calls, got {auction!r}")
     calls = [_call(item, f"auction[{i}]") for i, item in enumerate(cast(list[object], auction))]
-    return {"dealer": str(dealer), "upcard": str(upcard), "auction": [call_label(c) for c in calls]}
+    # The score is shown with every bidding exercise: the start of a game unless given.
+    score = _score(raw["score"]) if "score" in raw else {"NS": 0, "EW": 0}
+    return {
+        "dealer": str(dealer),
+        "upcard": str(upcard),
+        "auction": [call_label(c) for c in calls],
+        "score": score,
+    }
 
 
 def _norm_farmers_hand(raw: Mapping[str, Any]) -> dict[str, Any]:
@@ -550,7 +559,10 @@ def prompt_for(exercise: Mapping[str, Any]) -> str:
         seat = _seat_word(str(state.current_seat))
         return f"It is {seat}'s turn to bid. Which calls may {seat} make?"
     assert kind == "farmers_hand"
-    return "Which cards of this hand may be shown and swapped for the kitty?"
+    return (
+        "Which three cards of this hand may be shown and swapped for the kitty "
+        "(none, if it is not a farmer's hand)?"
+    )
 
 
 def choices_for(exercise: Mapping[str, Any]) -> list[str]:
@@ -577,6 +589,22 @@ def choices_for(exercise: Mapping[str, Any]) -> list[str]:
 # -- explanations: the quiz's, one per kind ---------------------------------------------------
 
 
+def _pick(ex: Mapping[str, Any], right: set[str]) -> int | None:
+    return farmers_pick(right) if ex["kind"] == "farmers_hand" else None
+
+
+def is_right(exercise: Mapping[str, Any], given: Iterable[str]) -> bool:
+    """Whether ``given`` (the choices picked) answers the exercise: exactly the right
+    choices, or, for a farmer's hand of four eligible cards, any three of them."""
+    ex = normalise_exercise(exercise)
+    right = _ANSWERS[ex["kind"]](ex)
+    picked = set(given)
+    pick = _pick(ex, right)
+    if pick is not None:
+        return len(picked) == pick and picked <= right
+    return picked == right
+
+
 def explain(exercise: Mapping[str, Any], answer: str | Iterable[str] | None = None) -> str:
     """Why the right answer is right, from the engine, then the lesson's note.
 
@@ -587,8 +615,9 @@ def explain(exercise: Mapping[str, Any], answer: str | Iterable[str] | None = No
     why = _WHY[ex["kind"]](ex)
     text = why.text
     if answer is not None:
-        right = sorted(_ANSWERS[ex["kind"]](ex))
-        grading = Grading(right, right, why.text, why.feedback)
+        found = _ANSWERS[ex["kind"]](ex)
+        right = sorted(found)
+        grading = Grading(right, right, why.text, why.feedback, pick=_pick(ex, found))
         multiple = ex["kind"] in MULTIPLE
         given: object = answer if isinstance(answer, str) else list(answer)
         if multiple and isinstance(given, str):
@@ -710,12 +739,35 @@ def _step(name: str, number: int, item: object) -> dict[str, Any]:
         raise ContentError(f"{where} ({raw.get('kind')}): {error}") from None
 
 
+_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+\.)\s")
+
+
 def _paragraphs(value: object) -> str:
-    """Text keeps its blank-line paragraphs; lines within a paragraph are joined."""
+    """Text keeps its blank-line paragraphs; lines within a paragraph are joined, except
+    that a list item (a line starting ``- `` or ``1. ``) stays a line of its own, each
+    item's continued lines joined to it. A list always has a blank line before it, which
+    Markdown needs to see a list rather than one run-on paragraph."""
     if not isinstance(value, str) or not value.strip():
         raise ExerciseError("text", "expected some text")
-    paragraphs = [" ".join(p.split()) for p in re.split(r"\n\s*\n", value.strip())]
-    return "\n\n".join(paragraphs)
+    blocks: list[str] = []
+    for paragraph in re.split(r"\n\s*\n", value.strip()):
+        prose: list[str] = []
+        items: list[str] = []
+        for line in paragraph.splitlines():
+            if _LIST_ITEM.match(line):
+                if prose:
+                    blocks.append(" ".join(" ".join(prose).split()))
+                    prose = []
+                items.append(" ".join(line.split()))
+            elif items and not prose:
+                items[-1] += " " + " ".join(line.split())
+            else:
+                prose.append(line)
+        if items:
+            blocks.append("\n".join(items))
+        if prose:
+            blocks.append(" ".join(" ".join(prose).split()))
+    return "\n\n".join(blocks)
 
 
 def load_course(directory: Path = CONTENT_DIR) -> list[LessonFile]:

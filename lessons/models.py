@@ -75,8 +75,11 @@ class Lesson(models.Model):
                 if lesson is None:
                     cls.objects.create(**cls._fields(lesson_file))
                     counts["created"] += 1
-                elif lesson.source_hash != lesson_file.source_hash or (
-                    lesson.order != lesson_file.order
+                elif (
+                    lesson.source_hash != lesson_file.source_hash
+                    or lesson.order != lesson_file.order
+                    # The same file may load differently once the loader changes.
+                    or lesson.content != lesson_file.content()
                 ):
                     for name, value in cls._fields(lesson_file).items():
                         setattr(lesson, name, value)
@@ -116,6 +119,8 @@ class LessonProgress(models.Model):
     lesson = models.ForeignKey(Lesson, on_delete=models.CASCADE, related_name="progress")
     solved = models.JSONField(default=list)
     """Step numbers (0-based) of the exercises answered right."""
+    answered = models.JSONField(default=list)
+    """Step numbers of the exercises answered at all, right or not."""
     completed_at = models.DateTimeField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -129,7 +134,8 @@ class LessonProgress(models.Model):
 
 
 class ReviewItem(models.Model):
-    """A quiz question a signed-in learner missed, coming back by spaced repetition (SM-2)."""
+    """A quiz question a signed-in learner missed, coming back by spaced repetition (FSRS,
+    :mod:`lessons.mastery`)."""
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="review_items"
@@ -137,10 +143,13 @@ class ReviewItem(models.Model):
     skill = models.CharField(max_length=40)
     seed = models.BigIntegerField()
     level = models.PositiveSmallIntegerField()
-    ease = models.FloatField(default=2.5)
-    interval = models.PositiveIntegerField(default=0)
-    repetitions = models.PositiveIntegerField(default=0)
+    stability = models.FloatField(help_text="FSRS: days until recall falls to 90%.")
+    difficulty = models.FloatField(help_text="FSRS: from 1 (easy) to 10 (hard).")
+    last_review = models.DateTimeField()
     due = models.DateField()
+    lapses = models.PositiveIntegerField(
+        default=0, help_text="Wrong answers to it since it entered the review."
+    )
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -154,6 +163,10 @@ class ReviewItem(models.Model):
     def __str__(self) -> str:
         return f"{self.user} · {self.skill} #{self.seed} (due {self.due})"
 
+    @property
+    def schedule(self) -> Schedule:
+        return Schedule(self.stability, self.difficulty, self.due, self.last_review)
+
     @classmethod
     def record(cls, user: Any, skill: str, seed: int, level: int, correct: bool) -> None:
         """Schedule a question after an answer: a miss enters (or re-enters) the review; a
@@ -161,24 +174,18 @@ class ReviewItem(models.Model):
         item = cls.objects.filter(user=user, skill=skill, seed=seed, level=level).first()
         if item is None and correct:
             return
-        today = timezone.localdate()
-        schedule = (
-            Schedule()
-            if item is None
-            else Schedule(item.ease, item.interval, item.repetitions, item.due)
-        )
-        after = review(schedule, correct, today)
-        assert after.due is not None
+        after = review(None if item is None else item.schedule, correct, timezone.localtime())
         cls.objects.update_or_create(
             user=user,
             skill=skill,
             seed=seed,
             level=level,
             defaults={
-                "ease": after.ease,
-                "interval": after.interval,
-                "repetitions": after.repetitions,
+                "stability": after.stability,
+                "difficulty": after.difficulty,
+                "last_review": after.last_review,
                 "due": after.due,
+                "lapses": (0 if item is None else item.lapses) + (0 if correct else 1),
             },
         )
 

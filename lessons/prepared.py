@@ -1,8 +1,13 @@
 """Quiz questions made before they are asked for, so that serving one costs little.
 
 Making a question of a skill graded by sampling (``Skill.sampled``: the calls, the
-discards, the best card) plays every option out over 60 layouts of the unseen cards:
-50–130 ms of one core. Two things keep that work off the request:
+discards, the best card) grades it to a precision before it is ever served
+(``lessons.quiz.judgement``): every option played out on the same layouts of the unseen
+cards, 400 at a time, until each option's loss against the best is known to 0.03 points,
+and another position drawn when the answer is not clear. That is 1,000 to 8,000 layouts a
+question: measured on pure Python (``benchmarks/quiz_truth.py``), a median of about 0.4 s
+for a best card, 4 s for a discard and 6 s for a call, up to about 20 s; the compiled build
+is some 3–5 times faster. Two things keep that work off the request:
 
 - **A question made is kept** in Django's cache by its skill, level, seed and the site's
   code version (:func:`question_fields`): the same seed asked for again (the API's
@@ -22,22 +27,34 @@ from __future__ import annotations
 
 import random
 import secrets
+from time import monotonic
 from typing import Any
 
+from django.conf import settings
 from django.core.cache import cache
 
 from accounts.etags import code_version
 
 from .quiz.skills import MAX_SEED, SKILLS, generate
 
-POOL_SIZE = 200
-"""Questions kept ready for each sampled skill and level."""
 
-REFILL_COUNT = 20
-"""Questions a worker adds to a pool each time it is asked to."""
+def pool_size() -> int:
+    """Questions kept ready for each sampled skill and level (``QUIZ_POOL_SIZE``, 200)."""
+    return int(settings.QUIZ_POOL_SIZE)
+
+
+REFILL_COUNT = 8
+"""Questions a worker adds to a pool each time it is asked to: each joins the pool as soon
+as it is made, so a task stopped by its time limit keeps what it made."""
+
+PREPARE_SECONDS = 10.0
+"""How long one worker task spends making questions before it hands its worker back: it
+stops after the question under way once this much time has passed, and sends the rest of
+its refill to the back of the queue, so that a review queued meanwhile (a player waiting
+on an upload) never waits behind minutes of question making."""
 
 REFILL_SECONDS = 60
-"""A pool short of :data:`POOL_SIZE` is topped up at most this often (the requests that
+"""A pool short of :func:`pool_size` is topped up at most this often (the requests that
 draw from it ask for it)."""
 
 RENEW_SECONDS = 600
@@ -83,7 +100,7 @@ def drawn(skill: str, level: int) -> tuple[dict[str, Any], bool]:
     if skill not in SKILLS or not SKILLS[skill].sampled:
         return question_fields(skill, secrets.randbelow(MAX_SEED + 1), level), False
     pool = cache.get(_key("pool", skill, level)) or []
-    wait = REFILL_SECONDS if len(pool) < POOL_SIZE else RENEW_SECONDS
+    wait = REFILL_SECONDS if len(pool) < pool_size() else RENEW_SECONDS
     more = cache.add(_key("refill", skill, level), True, wait)
     if pool:
         seed = random.choice(pool)
@@ -95,19 +112,28 @@ def drawn(skill: str, level: int) -> tuple[dict[str, Any], bool]:
     return fields, more
 
 
-def fill_pool(skill: str, level: int, count: int | None = None) -> int:
-    """Make ``count`` new questions (:data:`REFILL_COUNT` by default) of ``skill`` at
-    ``level`` and add them to its pool, the oldest going beyond :data:`POOL_SIZE`; returns
-    the pool's size. (The worker's side of :func:`drawn`.)"""
+def fill_pool(
+    skill: str, level: int, count: int | None = None, seconds: float | None = None
+) -> tuple[int, int]:
+    """Make up to ``count`` new questions (:data:`REFILL_COUNT` by default) of ``skill`` at
+    ``level`` and add each to its pool as it is made, the oldest going beyond
+    :func:`pool_size`; with ``seconds``, stop after the question under way once that long
+    has passed. Returns how many were made and the pool's size. (The worker's side of
+    :func:`drawn`.)"""
     count = REFILL_COUNT if count is None else count
-    seeds = [secrets.randbelow(MAX_SEED + 1) for _ in range(count)]
-    for seed in seeds:
+    stop = None if seconds is None else monotonic() + seconds
+    size = len(cache.get(_key("pool", skill, level)) or [])
+    made = 0
+    while made < count and (stop is None or made == 0 or monotonic() < stop):
+        seed = secrets.randbelow(MAX_SEED + 1)
         question_fields(skill, seed, level)
-    return _add_to_pool(skill, level, seeds)
+        size = _add_to_pool(skill, level, [seed])
+        made += 1
+    return made, size
 
 
 def _add_to_pool(skill: str, level: int, seeds: list[int]) -> int:
     key = _key("pool", skill, level)
-    pool = [*(cache.get(key) or []), *seeds][-POOL_SIZE:]
+    pool = [*(cache.get(key) or []), *seeds][-pool_size() :]
     cache.set(key, pool, KEPT_SECONDS)
     return len(pool)

@@ -64,10 +64,18 @@ class NumbersOptionSerializer(serializers.Serializer):
     loss = serializers.FloatField()
     loss_se = serializers.FloatField()
     accepted = serializers.BooleanField()
+    verdict = serializers.CharField(
+        required=False,
+        help_text="best, equal (as good as the best: marked right) or worse (marked wrong).",
+    )
 
 
 class NumbersSerializer(serializers.Serializer):
-    samples = serializers.IntegerField()
+    samples = serializers.IntegerField(help_text="Layouts every option was valued on.")
+    seed = serializers.IntegerField(required=False, help_text="The seed of those layouts.")
+    target_se = serializers.FloatField(
+        required=False, help_text="The standard error every option's loss was graded to."
+    )
     tolerance = serializers.CharField()
     options = NumbersOptionSerializer(many=True)
 

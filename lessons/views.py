@@ -14,20 +14,23 @@ from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
-from accounts.http import HtmxRequest
+from accounts.http import HtmxRequest, SignedInRequest, vary_on_htmx
 from accounts.limits import limit_person
-from games.engine.cards import parse_suit
+from games.engine.cards import parse_seat, parse_suit
 from games.engine.record import parse_record
 from games.engine.rules import PRESETS
 from games.models import HUMAN_SEAT, Hand
 
-from .content import answer_for, explain
+from .content import explain, is_right
 from .display import choice, facts
 from .mistakes import mistake_questions
 from .models import AlreadyAnswered, Lesson, QuizQuestion, ReviewItem
 from .progress import (
+    answered_counts,
+    answered_steps,
     course_progress,
     lesson_exercises,
+    record_answered,
     record_solved,
     skill_mastery,
     solved_steps,
@@ -73,7 +76,8 @@ def index(request: HttpRequest) -> HttpResponse:
     """The course: every lesson in order, with how far the learner has got."""
     lessons = list(Lesson.objects.in_order())
     done = course_progress(request, lessons)
-    rows = [(lesson, *done[lesson.slug]) for lesson in lessons]
+    answered = answered_counts(request, lessons)
+    rows = [(lesson, *done[lesson.slug], answered[lesson.slug]) for lesson in lessons]
     return render(request, "lessons/index.html", {"rows": rows})
 
 
@@ -102,6 +106,11 @@ def _lesson_context(request: HttpRequest, lesson: Lesson) -> dict[str, Any]:
             steps.append({"type": "exercise", **_exercise_view(lesson, number, solved)})
         else:
             steps.append({"type": "text", "html": mark_safe(markdown.markdown(step["text"]))})
+    # Each exercise's box is named "Question 2 of 5" and its prompt: two exercises may ask
+    # the same question, and each box must have a name of its own.
+    exercise_steps = [s for s in steps if s["type"] == "exercise"]
+    for ordinal, exercise in enumerate(exercise_steps, 1):
+        exercise["ordinal"] = f"Question {ordinal} of {len(exercise_steps)}"
     lessons = list(Lesson.objects.in_order())
     position = [other.pk for other in lessons].index(lesson.pk)
     exercises = lesson_exercises(lesson)
@@ -112,6 +121,7 @@ def _lesson_context(request: HttpRequest, lesson: Lesson) -> dict[str, Any]:
         "next": lessons[position + 1] if position + 1 < len(lessons) else None,
         "complete": exercises <= solved,
         "solved_count": len(exercises & solved),
+        "answered_count": len(exercises & (answered_steps(request, lesson) | solved)),
         "exercise_count": len(exercises),
     }
 
@@ -122,6 +132,7 @@ def lesson(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "lessons/lesson.html", _lesson_context(request, found))
 
 
+@vary_on_htmx
 @require_POST
 def answer(request: HtmxRequest, slug: str, number: int) -> HttpResponse:
     """Check an answer with the engine, explain it, and note the progress."""
@@ -138,9 +149,9 @@ def answer(request: HtmxRequest, slug: str, number: int) -> HttpResponse:
     elif any(value not in step["choices"] for value in given):
         problem = "That answer is not one of the choices."
     if problem is None:
-        right = answer_for(step["exercise"])
-        correct = set(given) == right
+        correct = is_right(step["exercise"], given)
         explanation = explain(step["exercise"], given if step["multiple"] else given[0])
+        record_answered(request, found, number)
         if correct:
             record_solved(request, found, number)
     context = _lesson_context(request, found)
@@ -243,6 +254,7 @@ def practice_question(request: HttpRequest, skill: str) -> HttpResponse:
     return render(request, "lessons/practice_question.html", context)
 
 
+@vary_on_htmx
 @require_POST
 def practice_answer(request: HtmxRequest, public_id: str) -> HttpResponse:
     """Mark an answer once, and explain it."""
@@ -300,11 +312,30 @@ def _next_url(request: HttpRequest, question: QuizQuestion) -> str:
 
 
 @login_required
-def practice_review(request: HttpRequest) -> HttpResponse:
-    """The next missed question that is due again."""
-    item = _due(request).first()
+def practice_review(request: SignedInRequest) -> HttpResponse:
+    """The next missed question that is due again; with ``?missed=1``, the next missed
+    question under review even before it is due (the scheduler takes an early answer
+    into account)."""
+    early = request.GET.get("missed") == "1"
+    pending = ReviewItem.objects.filter(user=request.user)
+    item = (pending if early else _due(request)).first()
     if item is None:
-        messages.info(request, "No question is due for review: well done.")
+        waiting = pending.count()
+        if waiting:
+            first = pending.first()
+            assert first is not None
+            messages.info(
+                request,
+                f"No question is due for review yet. You have {waiting} missed question"
+                f"{'s' if waiting != 1 else ''} under review; the next comes back on "
+                f"{first.due:%A %-d %B}. You can practise them now from this page.",
+            )
+        else:
+            messages.info(
+                request,
+                "You have no question to review: you have not missed a practice question yet. "
+                "The ones you miss come back here, a day later and then at longer intervals.",
+            )
         return redirect("lessons:progress")
     limit_person(request, "quiz", what="practice questions")
     question = QuizQuestion.objects.create_generated(item.skill, item.seed, item.level)
@@ -313,6 +344,7 @@ def practice_review(request: HttpRequest) -> HttpResponse:
         "level": item.level,
         "question": _question_view(question),
         "review": True,
+        "early": item.due > timezone.localdate(),
     }
     return render(request, "lessons/practice_question.html", context)
 
@@ -333,38 +365,73 @@ def progress(request: HttpRequest) -> HttpResponse:
         context["skills"] = skill_mastery(request.user)
         context["chart"] = _chart(by_day, timezone.localdate())
         context["due"] = _due(request).count()
+        pending = ReviewItem.objects.filter(user=request.user)
+        context["missed"] = pending.count()
+        context["next_due"] = pending.values_list("due", flat=True).first()
     return render(request, "lessons/progress.html", context)
 
 
 def _chart(by_day: dict[date, list[int]], today: date, days: int = 30) -> dict[str, Any]:
-    """Right and wrong answers on each of the last ``days`` days, as SVG bar geometry."""
+    """Right and wrong answers on each of the last ``days`` days, as the geometry of an SVG
+    bar chart with its axes (a scale of answers on the left, dates below) and the figures
+    of the days with answers, for the table that goes with it."""
     start = today - timedelta(days=days - 1)
     rows: list[tuple[date, int, int]] = []
     for i in range(days):
         day = start + timedelta(days=i)
         right, wrong = by_day.get(day, [0, 0])
         rows.append((day, right, wrong))
-    top = max([right + wrong for _, right, wrong in rows] + [1])
-    height, width = 120, 10
+    most = max([right + wrong for _, right, wrong in rows] + [1])
+    step = next(s for s in (1, 2, 5, 10, 20, 25, 50, 100, 200, 500, 1000, 10**9) if most / s <= 5)
+    top = -(-most // step) * step  # the scale's top: a whole number of steps
+    left, right_margin, upper, lower = 44, 8, 10, 40
+    width, height = 640, 220
+    plot_w, plot_h = width - left - right_margin, height - upper - lower
+    slot = plot_w / days
+    bar = max(2.0, slot * 0.7)
     bars = []
     for i, (day, right, wrong) in enumerate(rows):
-        right_h = round(height * right / top)
-        wrong_h = round(height * wrong / top)
+        right_h = plot_h * right / top
+        wrong_h = plot_h * wrong / top
+        base = upper + plot_h
         bars.append(
             {
-                "x": i * (width + 2),
-                "right_y": height - right_h,
-                "right_h": right_h,
-                "wrong_y": height - right_h - wrong_h,
-                "wrong_h": wrong_h,
-                "label": f"{day:%b %d}: {right} right, {wrong} wrong",
+                "x": round(left + i * slot + (slot - bar) / 2, 1),
+                "right_y": round(base - right_h, 1),
+                "right_h": round(right_h, 1),
+                "wrong_y": round(base - right_h - wrong_h, 1),
+                "wrong_h": round(wrong_h, 1),
+                "label": f"{day:%a %-d %b}: {right} right, {wrong} wrong",
             }
         )
+    ticks = [
+        {"value": value, "y": round(upper + plot_h - plot_h * value / top, 1)}
+        for value in range(0, top + 1, step)
+    ]
+    dates = [
+        {"text": f"{day:%-d %b}", "x": round(left + i * slot + slot / 2, 1)}
+        for i, (day, _, _) in enumerate(rows)
+        if (days - 1 - i) % 7 == 0  # today, and every week back from it
+    ]
     return {
         "bars": bars,
-        "width": days * (width + 2),
+        "width": width,
         "height": height,
-        "bar": width,
+        "bar": round(bar, 1),
+        "left": left,
+        "top_y": upper,
+        "base_y": upper + plot_h,
+        "right_x": width - right_margin,
+        "middle_x": round(left + plot_w / 2),
+        "ticks": ticks,
+        "dates": dates,
+        "days": [
+            {"day": day, "right": right, "wrong": wrong}
+            for day, right, wrong in rows
+            if right + wrong
+        ],
+        "right": sum(r for _, r, _ in rows),
+        "wrong": sum(w for _, _, w in rows),
         "total": sum(r + w for _, r, w in rows),
         "start": start,
         "end": today,
@@ -388,19 +455,26 @@ def _drill(skill: str) -> Any:
 
 
 def _next_mistake(user: Any) -> QuizQuestion | None:
-    """The next decision the user got wrong in a hand they played here, as a question."""
+    """The next decision the user got wrong in a reviewed hand of their library (played
+    here or uploaded), the newest hand first, as a question."""
     seen = set(
         QuizQuestion.objects.filter(
             skill=MISTAKES, answered_by=user, answered_at__isnull=False
         ).values_list("seed", flat=True)
     )
-    hands = Hand.objects.filter(owner=user, games__isnull=False).distinct().order_by("-created")
-    for hand in hands[:50]:
+    asked: dict[int, int] = {}
+    for seed in seen:
+        asked[seed // 1000] = asked.get(seed // 1000, 0) + 1
+    hands = Hand.objects.owned_by(user).filter(mistakes__gt=0).order_by("-created", "-id")
+    for hand in hands.only("pk", "title", "seat", "record", "mistakes", "mistakes_job_id"):
+        if asked.get(hand.pk, 0) >= (hand.mistakes or 0):
+            continue  # every mistake of the hand (of any seat) is answered already
         review = hand.review()
         if review is None:
             continue
         record = parse_record(hand.record)
-        for question in mistake_questions(record, review, HUMAN_SEAT, str(hand)):
+        seat = parse_seat(hand.seat) if hand.seat in ("N", "E", "S", "W") else HUMAN_SEAT
+        for question in mistake_questions(record, review, seat, str(hand)):
             seed = hand.pk * 1000 + question.decision
             if seed in seen:
                 continue
@@ -429,15 +503,27 @@ def _next_mistake(user: Any) -> QuizQuestion | None:
 
 
 @login_required
-def practice_mistakes(request: HttpRequest) -> HttpResponse:
+def practice_mistakes(request: SignedInRequest) -> HttpResponse:
     """The decisions the learner got wrong in their own reviewed hands, asked again."""
     question = _next_mistake(request.user)
     if question is None:
-        messages.info(
-            request,
-            "No mistakes to practise: play hands against the computer, and once they are "
-            "reviewed the decisions marked as mistakes come back here.",
-        )
+        mine = Hand.objects.owned_by(request.user)
+        if mine.filter(mistakes__gt=0).exists():
+            text = (
+                "You have practised every mistake marked in your reviewed hands. New ones come "
+                "here as more of your hands are reviewed."
+            )
+        elif mine.filter(mistakes__isnull=False).exists():
+            text = (
+                "None of your reviewed hands has a decision of yours marked as a mistake. "
+                "Play or upload more hands, and once they are reviewed their mistakes come here."
+            )
+        else:
+            text = (
+                "No mistakes to practise yet: play hands against the computer or upload your "
+                "own, and once they are reviewed the decisions marked as mistakes come here."
+            )
+        messages.info(request, text)
         return redirect("lessons:practice")
     context = {
         "skill": _MISTAKES_DRILL,

@@ -6,12 +6,20 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from django.conf import settings
-from django.db import models
+from django.core.cache import cache
+from django.db import models, transaction
 
 if TYPE_CHECKING:
     from accounts.models import User
 
 TEXT_LENGTH = 300
+
+UNREAD_SECONDS = 300
+"""The longest a count of unread notifications is kept in the cache."""
+
+
+def _unread_key(user_id: int) -> str:
+    return f"notifications:unread:{user_id}"
 
 
 class NotificationQuerySet(models.QuerySet["Notification"]):
@@ -21,14 +29,34 @@ class NotificationQuerySet(models.QuerySet["Notification"]):
     def unread(self) -> NotificationQuerySet:
         return self.filter(read=False)
 
+    def unread_count(self, user: User) -> int:
+        """How many of ``user``'s notifications are unread, for the nav of every page: read
+        from the cache, counted again when a notification comes or is read
+        (:meth:`forget_unread`), and at least every :data:`UNREAD_SECONDS`."""
+        key = _unread_key(user.pk)
+        count = cache.get(key)
+        if count is None:
+            count = self.for_user(user).unread().count()
+            cache.set(key, count, UNREAD_SECONDS)
+        return int(count)
+
+    def forget_unread(self, user_ids: Iterable[int]) -> None:
+        """Count these users' unread notifications again at their next page: now, and
+        again once the transaction commits (a page between the two counts the old rows)."""
+        keys = [_unread_key(pk) for pk in user_ids]
+        cache.delete_many(keys)
+        transaction.on_commit(lambda: cache.delete_many(keys))
+
     def notify(self, recipients: Iterable[User], text: str, url: str) -> list[Notification]:
         """One notification for each of ``recipients`` (each once); ``text`` is cut to fit."""
         if len(text) > TEXT_LENGTH:
             text = text[: TEXT_LENGTH - 1] + "…"
         unique = {user.pk: user for user in recipients}
-        return Notification.objects.bulk_create(
+        made = Notification.objects.bulk_create(
             [Notification(recipient=user, text=text, url=url) for user in unique.values()]
         )
+        self.forget_unread(unique)
+        return made
 
 
 class Notification(models.Model):

@@ -5,7 +5,7 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_POST
 
-from accounts.http import SignedInRequest
+from accounts.http import SignedInRequest, vary_on_htmx
 
 from .models import Notification
 
@@ -34,6 +34,7 @@ def index(request: SignedInRequest) -> HttpResponse:
     return render(request, "notifications/index.html", _context(page))
 
 
+@vary_on_htmx
 @require_POST
 @login_required
 def mark_read(request: SignedInRequest) -> HttpResponse:
@@ -45,10 +46,11 @@ def mark_read(request: SignedInRequest) -> HttpResponse:
     if until.isdigit() and len(until) <= 18:
         mine = mine.filter(pk__lte=int(until))
     mine.update(read=True)
+    Notification.objects.forget_unread([request.user.pk])
     if not request.htmx:
         return redirect("notifications:index")
     context = _context(_page(request, 1))
-    unread = Notification.objects.for_user(request.user).unread().count()
+    unread = Notification.objects.unread_count(request.user)
     nav = render_to_string(
         "notifications/_nav_link.html",
         {"oob": True, "unread_notifications": unread},

@@ -363,11 +363,20 @@ def build(modules: list[str], now: dict[str, Any]) -> int:
     left_out: dict[str, str] = {}
     log = BUILD_DIR / "build.log"
     todo = list(modules)
+    fresh_cache = False
     while True:
         ok, output = compile_modules(todo, log)
         if ok:
             break
         bad = rejected(output, todo)
+        if not bad and not fresh_cache:
+            # mypyc can crash on its own incremental cache after the sources moved on
+            # (seen: "ValueError: value is not in list" in emit_undefined_attr_check);
+            # once more from an empty cache before giving up.
+            say("mypyc failed; once more with an empty cache")
+            shutil.rmtree(BUILD_DIR / "mypy-cache", ignore_errors=True)
+            fresh_cache = True
+            continue
         if not bad:
             last = output.strip().splitlines()[-1:] or ["no output"]
             return failed(now, f"mypyc failed ({last[0]}; the whole log: {log})")

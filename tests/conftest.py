@@ -44,6 +44,14 @@ def fast_password_hashing(settings: Settings) -> None:
 
 
 @pytest.fixture(autouse=True)
+def empty_cache() -> Iterator[None]:
+    # Each test starts from an empty cache: what one test kept (a count of unread
+    # notifications, a quiz pool) is not another's, though its rows may have the same ids.
+    cache.clear()
+    yield
+
+
+@pytest.fixture(autouse=True)
 def no_rate_limits(settings: Settings) -> None:
     # Many tests ask for questions or upload hands faster than a person would; the
     # limits are tested with the `rate_limits` fixture. The logins' limit (django-axes)

@@ -34,7 +34,17 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
-APPS = ("accounts", "notifications", "analysis", "games", "lessons", "classes", "euchre_site")
+APPS = (
+    "accounts",
+    "notifications",
+    "analysis",
+    "games",
+    "lessons",
+    "classes",
+    "tables",
+    "ratings",
+    "euchre_site",
+)
 """The Django apps, lowest first: each may import the ones before it and the pure packages."""
 
 PURE: dict[str, tuple[str, ...]] = {

@@ -43,13 +43,13 @@ def explain_card(
     ...     best=parse_card("JD"), loss=0.5, samples=100, trump=Suit.HEARTS,
     ...     chosen_line=None, best_line=None))  # doctest: +NORMALIZE_WHITESPACE
     Playing the 9♥ gives up 0.50 points on average against the J♦ (the left bower),
-    over 100 layouts of the cards you could not see.
+    over 100 deals of the cards you could not see.
     """
     verb = "Discarding" if kind == "discard" else "Playing"
     mine, theirs = short_name(chosen, trump), short_name(best, trump)
     start = (
         f"{verb} the {mine} gives up {points_text(loss)} on average against the {theirs}, "
-        f"over {samples} layouts of the cards you could not see"
+        f"over {samples:,} deals of the cards you could not see"
     )
     if chosen_line is None or best_line is None:
         return start + "."
@@ -63,10 +63,23 @@ def explain_card(
         ours_best = w_best.team is seat.team
         if ours_chosen == ours_best:
             continue
+        if ours_best and kind == "discard":
+            # A discarded card plays no trick: say what the other discard leads to.
+            return (
+                f"{start}: in this deal {who(w_chosen, seat)} then takes trick {trick} with "
+                f"{the_short(c_chosen, trump)}, a trick your side wins when you discard the "
+                f"{theirs} instead."
+            )
         if ours_best:
             return (
                 f"{start}: in this deal {who(w_chosen, seat)} then takes trick {trick} with "
                 f"{the_short(c_chosen, trump)}, a trick the {theirs} would have kept for your side."
+            )
+        if kind == "discard":
+            return (
+                f"{start}: in this deal, when you discard the {theirs}, {who(w_best, seat)} "
+                f"takes trick {trick} with {the_short(c_best, trump)}, and your side wins more "
+                f"of the tricks after it."
             )
         return (
             f"{start}: in this deal the {theirs} gives {who(w_best, seat)} trick {trick} "
@@ -92,7 +105,7 @@ def explain_call(
     mine, theirs = call_words(chosen), call_words(best)
     sentence = (
         f"{mine.capitalize()} gives up {points_text(loss)} on average against {theirs}, "
-        f"over {samples} layouts of the cards you could not see "
+        f"over {samples:,} deals of the cards you could not see "
         f"({theirs} averaged {best_ev:+.2f}, {mine} {chosen_ev:+.2f})"
     )
     if isinstance(best_strain, Suit):

@@ -11,7 +11,18 @@ against the best option, over layouts the decider could not rule out. The marks
 | ``??`` | blunder | at least 0.70 |
 
 A loss is never marked while it is within twice its sampling error (the standard
-error of the per-layout differences): sampling noise is not a mistake. Hindsight
+error of the per-layout differences): sampling noise is not a mistake.
+
+Good plays are marked too (:func:`praise`), when the option chosen beat every other by a
+clear margin and the standard policy (``games.strategy.policy``, the play of a sound
+club player) would have chosen otherwise: the margins are the mistake thresholds seen
+from the other side, so that ``!`` is a play whose every alternative was a mistake and
+``!!`` one whose every alternative was a blunder.
+
+| glyph | name | margin over the next best option |
+|---|---|---|
+| ``!`` | good | at least 0.35 |
+| ``!!`` | brilliant | at least 0.70 | Hindsight
 (every card visible) is shown beside it, and only used to say *how* the loss
 happens in this deal, never to blame a decision on its own.
 
@@ -31,6 +42,9 @@ __all__ = [
     "ACCURACY_C",
     "ACCURACY_K",
     "BLUNDER",
+    "BRILLIANT",
+    "GOOD",
+    "GOOD_MARKS",
     "INACCURACY",
     "MARKS",
     "MISTAKE",
@@ -39,6 +53,7 @@ __all__ = [
     "decision_accuracy",
     "mark_named",
     "mean_accuracy",
+    "praise",
 ]
 
 
@@ -51,12 +66,15 @@ class Mark:
     glyph: str
     """How it is written beside the move (the JSON's ``mark``): ``??``, ``?``, ``?!``."""
     threshold: float
-    """The least loss, in expected points, that earns it."""
+    """The least loss, in expected points, that earns it (for a good play's mark: the
+    least margin over the next best option)."""
+    good: bool = False
+    """A mark of a good play (``!``, ``!!``), not of a mistake."""
 
     @property
     def is_mistake(self) -> bool:
         """A mistake or worse (``?`` or ``??``): what a hand's count of mistakes counts."""
-        return self.threshold >= MISTAKE.threshold
+        return not self.good and self.threshold >= MISTAKE.threshold
 
 
 INACCURACY = Mark("inaccuracy", "?!", 0.15)
@@ -64,9 +82,16 @@ MISTAKE = Mark("mistake", "?", 0.35)
 BLUNDER = Mark("blunder", "??", 0.70)
 
 MARKS: tuple[Mark, ...] = (BLUNDER, MISTAKE, INACCURACY)
-"""Every mark, the worst first."""
+"""Every mark of a mistake, the worst first."""
+
+GOOD = Mark("good", "!", MISTAKE.threshold, good=True)
+BRILLIANT = Mark("brilliant", "!!", BLUNDER.threshold, good=True)
+
+GOOD_MARKS: tuple[Mark, ...] = (BRILLIANT, GOOD)
+"""Every mark of a good play, the best first."""
 
 _BY_NAME = {mark.name: mark for mark in MARKS}
+"""The marks a stored review holds: good plays are worked out when read (``good_plays``)."""
 
 
 def mark_named(name: str) -> Mark:
@@ -95,6 +120,26 @@ def classify(loss: float, se: float) -> Mark | None:
         return None
     for mark in MARKS:
         if loss >= mark.threshold:
+            return mark
+    return None
+
+
+def praise(margin: float, se: float, *, policy_agrees: bool) -> Mark | None:
+    """The mark of a good play: the option chosen was the best by ``margin`` expected points
+    over the next best (with standard error ``se``), and ``policy_agrees`` says whether the
+    standard policy chose it too. ``None`` when it is no mark-worthy find: the margin is
+    small or within twice its sampling error, or most players would have found it.
+
+    >>> [m and m.glyph for m in (praise(0.8, 0.1, policy_agrees=False),
+    ...                          praise(0.4, 0.1, policy_agrees=False))]
+    ['!!', '!']
+    >>> praise(0.8, 0.1, policy_agrees=True), praise(0.8, 0.5, policy_agrees=False)
+    (None, None)
+    """
+    if policy_agrees or margin <= 2 * se:
+        return None
+    for mark in GOOD_MARKS:
+        if margin >= mark.threshold:
             return mark
     return None
 

@@ -13,6 +13,7 @@ the callback as ``(decisions done, decisions in all)``, so a job can save it as 
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import asdict, dataclass, replace
 from typing import Any
@@ -36,6 +37,9 @@ from games.strategy.policy import choose_discard, decide
 from .dd import Position
 from .explain import Line, explain_call, explain_card
 from .foresight import (
+    DEFAULT_SAMPLER,
+    SAMPLERS,
+    UNIFORM,
     OptionValue,
     Policy,
     SolverCache,
@@ -73,9 +77,10 @@ FIRST_DEFAULT_SAMPLES = 100
 """The samples a review took by default until they were raised to 400: a stored review that
 does not say how many it took was made with these."""
 
-SOLVER_VERSION = "4"
+SOLVER_VERSION = "5"
 """Bumped whenever a change to the solver or the review can change a result: cached
-reviews of an older version are redone on request."""
+reviews of an older version are redone on request. 5: the layouts read the auction
+(:data:`~analysis.solver.foresight.AUCTION_V1`)."""
 
 Progress = Callable[[int, int], None]
 
@@ -93,14 +98,25 @@ class ReviewParams:
     error of every value; a review keeps the parameters it was made with."""
     seed: int = 0
     """The sampling seed: the same seed gives the same review."""
+    sampler: str = DEFAULT_SAMPLER
+    """How the layouts are drawn (``analysis.solver.foresight``): ``auction-v1`` weighs
+    them by how likely the earlier calls were under the standard policy, ``uniform`` (every
+    review before solver version 5) takes every layout that fits what was seen alike."""
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> ReviewParams:
+    def stored(cls, data: Mapping[str, Any]) -> ReviewParams:
+        """The parameters a stored review or job was made with: one that names no sampler
+        was made before there was a choice, with ``uniform``."""
+        return cls.from_json({"sampler": UNIFORM, **data})
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ReviewParams:
         samples = data.get("samples", cls.samples)
         seed = data.get("seed", cls.seed)
+        sampler = data.get("sampler", cls.sampler)
         if not isinstance(samples, int) or isinstance(samples, bool) or not 1 <= samples <= 2000:
             raise ValueError("samples: expected a whole number from 1 to 2000")
         if not isinstance(seed, int) or isinstance(seed, bool):
@@ -109,7 +125,9 @@ class ReviewParams:
             # A job's parameters are stored and keyed: a seed of a thousand digits is no
             # seed anyone needs, only a row too big to keep.
             raise ValueError("seed: expected a whole number of at most 18 digits")
-        return cls(samples=samples, seed=seed)
+        if sampler not in SAMPLERS:
+            raise ValueError(f"sampler: expected one of {', '.join(map(repr, SAMPLERS))}")
+        return cls(samples=samples, seed=seed, sampler=sampler)
 
 
 # -- the review as a value -------------------------------------------------------------------
@@ -309,6 +327,8 @@ class Review:
             params=ReviewParams(
                 samples=params.get("samples", FIRST_DEFAULT_SAMPLES),
                 seed=params.get("seed", ReviewParams.seed),
+                # Reviews stored before the sampler was a parameter drew layouts uniformly.
+                sampler=params.get("sampler", UNIFORM),
             ),
         )
 
@@ -323,6 +343,14 @@ class Review:
             for i, d in enumerate(self.decisions)
             if d.mark is not None and (seat is None or d.seat is seat)
         ]
+
+    @staticmethod
+    def mark_counts_in(data: Mapping[str, Any]) -> dict[str, int]:
+        """How many decisions of the review's JSON (:meth:`to_json`) have each mark, by the
+        mark's name (``{"blunder": 1, …}``, marks no decision has left out): what a list of
+        hands shows of a review, counted without reading the whole review back."""
+        names = (d.get("class") for d in data.get("decisions", ()))
+        return dict(Counter(name for name in names if name))
 
     def count(self, mark: Mark, seat: Seat | None = None) -> int:
         """How many decisions (of ``seat`` only, when given) have ``mark``."""
@@ -407,7 +435,9 @@ def _review_call(
     if len(options) == 1:
         return replace(out, foresight=Foresight(forced=True))
     try:
-        values = call_foresight(state, seat, params.samples, rng, policy, shared)
+        values = call_foresight(
+            state, seat, params.samples, rng, policy, shared, sampler=params.sampler
+        )
     except Unknown as unknown:
         return replace(out, foresight=Foresight(reason=unknown.reason))
     order = {option: i for i, option in enumerate(options)}
@@ -528,9 +558,9 @@ def _review_decision(
         return replace(out, foresight=Foresight(forced=True))
     try:
         if kind == "discard":
-            values = discard_foresight(state, params.samples, rng, shared)
+            values = discard_foresight(state, params.samples, rng, shared, params.sampler)
         else:
-            values = card_foresight(state, seat, params.samples, rng, shared)
+            values = card_foresight(state, seat, params.samples, rng, shared, params.sampler)
     except Unknown as unknown:
         return replace(out, foresight=Foresight(reason=unknown.reason))
     best, loss, foresight, mark = _grade(values, chosen, params.samples, key=_card_index, label=str)

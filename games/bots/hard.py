@@ -1,8 +1,10 @@
 """The Hard computer player: sampling plus the double-dummy solver.
 
 At each decision it deals the cards it cannot see at random, many times, in every way
-that agrees with what it has seen (the review's foresight, ``analysis.solver.foresight``),
-solves each layout double dummy after each option, and takes the best option. Later calls
+that agrees with what it has seen (the review's foresight, ``analysis.solver.foresight``,
+with its default sampler: the deals likelier the better they fit the calls made before,
+as the standard policy reads them), solves each layout double dummy after each option,
+and takes the best option. Later calls
 of the auction are made by the standard policy. Its reason gives the figures, so it also
 serves as the hint a player can ask for.
 

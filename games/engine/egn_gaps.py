@@ -139,7 +139,7 @@ def rules_without_key(rules: Rules) -> list[str]:
     if rules.sitting_out_dealer_picks_up:
         out.append("the dealer picks up even when sitting out")
     if rules.farmers_hand == "clean":
-        out.append("a farmer's hand is three 9s")
+        out.append("a farmer's hand is three 9s or three 10s")
     if rules.farmers_hand != "off" and rules.farmers_turn_card_rule:
         out.append("none of a farmer's three cards may be of the upcard's suit")
     if rules.farmers_hand != "off" and rules.farmers_redeal:

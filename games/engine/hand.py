@@ -361,15 +361,27 @@ class HandState:
             seat = seat.next
         return seat
 
+    def farmer_cards(self, seat: Seat) -> list[Card]:
+        """The cards of ``seat`` a farmer's hand may show (fewer than three: none is one)."""
+        return self._farmer_cards(seat)
+
     def _farmer_cards(self, seat: Seat) -> list[Card]:
-        ranks = (Rank.NINE,) if self.rules.farmers_hand == "clean" else (Rank.NINE, Rank.TEN)
-        return [
+        """The cards of ``seat`` a farmer's hand may swap: under the clean rule the three
+        (or more) of one rank, 9s or 10s; under the mixed rule every 9 and 10."""
+        eligible = [
             c
             for c in self.hands[seat]
             if c is not None
-            and c.rank in ranks
+            and c.rank in (Rank.NINE, Rank.TEN)
             and not (self.rules.farmers_turn_card_rule and c.suit is self.upcard.suit)
         ]
+        if self.rules.farmers_hand == "clean":
+            for rank in (Rank.NINE, Rank.TEN):
+                same = [c for c in eligible if c.rank is rank]
+                if len(same) >= 3:
+                    return same
+            return []
+        return eligible
 
     def _farmer_options(self, seat: Seat) -> list[Action]:
         cards = self._farmer_cards(seat)
@@ -548,6 +560,10 @@ class HandState:
             self.auction.append((seat, call))
             self.defender_alone = seat
             self._queue = []
+            if self.picked_up and seat.partner is self.dealer:
+                # The lone defender's partner deals and so sits out: the same option as
+                # for a lone maker's dealing partner says whether the upcard stays down.
+                self.picked_up = self.rules.sitting_out_dealer_picks_up
         if self._queue:
             self.current_seat = self._queue.pop(0)
         else:

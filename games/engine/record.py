@@ -23,6 +23,7 @@ from .cards import (
     ALL_CARDS,
     UNKNOWN,
     Card,
+    Rank,
     Seat,
     format_card,
     parse_card,
@@ -353,7 +354,17 @@ def _check_farmer(state: HandState, farmer: FarmerDeclaration) -> None:
     if farmer.cards is not None and rules.farmers_redeal:
         raise RecordError("farmer", "these rules redeal a farmer's hand instead of swapping")
     if farmer.cards is not None:
-        allowed = "9s" if rules.farmers_hand == "clean" else "9s or 10s"
+        ranks = {card.rank for card in farmer.cards}
+        if rules.farmers_hand == "clean" and (
+            len(ranks) != 1 or not ranks <= {Rank.NINE, Rank.TEN}
+        ):
+            shown_cards = " ".join(str(c) for c in farmer.cards)
+            raise RecordError(
+                "farmer.cards",
+                f"{shown_cards} are not three of a kind: a clean farmer's hand is three 9s "
+                "or three 10s",
+            )
+        allowed = "9s or 10s"
         for card in farmer.cards:
             if card not in state._farmer_cards(farmer.seat):
                 if rules.farmers_turn_card_rule and card.suit is state.upcard.suit:

@@ -76,7 +76,7 @@ class Rules:
         p = self.points
         farmer = {
             "off": "not played",
-            "clean": "three 9s may be swapped for the kitty",
+            "clean": "three 9s or three 10s may be swapped for the kitty",
             "mixed": "three cards, each a 9 or a 10, may be swapped for the kitty",
         }[self.farmers_hand]
         if self.farmers_hand != "off":
@@ -96,7 +96,7 @@ class Rules:
                 "may order up only by going alone" if self.canadian_loner else "may order up",
             ),
             (
-                "Dealer's partner orders up alone",
+                "When the dealer sits out (a partner alone)",
                 "the dealer still picks up and discards"
                 if self.sitting_out_dealer_picks_up
                 else "the upcard stays down",
@@ -115,8 +115,13 @@ class Rules:
             (
                 "Scoring",
                 f"make {p.make}, march {p.march}, lone march {p.lone_march}, "
-                f"euchre {p.euchre}, lone maker euchred {p.lone_maker_euchred}, "
-                f"lone defender's euchre {p.lone_defender_euchre}",
+                f"euchre {p.euchre}, lone maker euchred {p.lone_maker_euchred}"
+                # A lone defender's euchre is a result only where a defender may go alone.
+                + (
+                    f", lone defender's euchre {p.lone_defender_euchre}"
+                    if self.defend_alone
+                    else ""
+                ),
             ),
         ]
 
@@ -143,6 +148,13 @@ PRESET_LABELS: dict[str, str] = {
 }
 """Each preset's name as the pages show it (forms, practice sets)."""
 
+
+def preset_label(preset: str) -> str:
+    """A preset's name as the pages show it; ``custom`` (rules no preset matches) as
+    "Custom rules", any other unknown name as it is."""
+    return PRESET_LABELS.get(preset, "Custom rules" if preset == "custom" else preset)
+
+
 PRESET_SOURCES: dict[str, str] = {
     "standard": "seeds/003: stick the dealer, no defending alone, the upcard stays down "
     "when the dealer's partner goes alone, games to 10",
@@ -151,7 +163,8 @@ PRESET_SOURCES: dict[str, str] = {
     "for a euchre",
     "redeal": "seeds/004: eight passes mean a redeal, the dealer picks up even when sitting "
     "out, no defending alone",
-    "farmers-hand": "seeds/002: the farmer's hand house rule (clean: three 9s)",
+    "farmers-hand": "seeds/002: the farmer's hand house rule (clean: three of a kind, three 9s or "
+    "three 10s)",
     "no-trump": "seeds/002: the no-trump house rule (second round only, 1 point)",
 }
 
@@ -242,22 +255,39 @@ def _parse_points(value: object, base: Points) -> Points:
 
 
 def preset_name(rules: Rules) -> str | None:
-    """The name of the preset these rules are exactly, if any."""
+    """The name of the preset these rules are, if any. The game's target is not part of a
+    preset (every preset is played to 5, 10 or 15), so a preset to another target is still
+    that preset.
+
+    >>> preset_name(replace(PRESETS["redeal"], target=5)), preset_name(Rules(target=15))
+    ('redeal', 'standard')
+    >>> preset_name(Rules(defend_alone=True, no_trump=True)) is None
+    True
+    """
     for name, preset in PRESETS.items():
-        if preset == rules:
+        if replace(rules, target=preset.target) == preset:
             return name
     return None
 
 
 def format_rules(rules: Rules) -> dict[str, Any]:
-    """The canonical ``rules`` object: the preset's name when the rules are exactly a preset,
-    otherwise the options that differ from the default preset.
+    """The canonical ``rules`` object: the preset's name when the rules are a preset (with
+    the target when it is not the preset's), otherwise the options that differ from the
+    default preset.
+
+    >>> format_rules(replace(PRESETS["redeal"], target=5))
+    {'preset': 'redeal', 'target': 5}
+    >>> format_rules(Rules(target=5)), format_rules(PRESETS["no-trump"])
+    ({'target': 5}, {'preset': 'no-trump'})
     """
     name = preset_name(rules)
     if name is not None:
-        return {} if name == DEFAULT_PRESET else {"preset": name}
+        out: dict[str, Any] = {} if name == DEFAULT_PRESET else {"preset": name}
+        if rules.target != PRESETS[name].target:
+            out["target"] = rules.target
+        return out
     default = PRESETS[DEFAULT_PRESET]
-    out: dict[str, Any] = {}
+    out = {}
     for option in _OPTION_NAMES:
         mine, theirs = getattr(rules, option), getattr(default, option)
         if option == "points":

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
-from .cards import Bower, Card, Rank, Seat, Suit, Team, bower, effective_suit
+from .cards import Bower, Card, Rank, Seat, Suit, Team, bower, effective_suit, parse_card
 from .hand import (
     NT,
     Action,
@@ -43,6 +43,7 @@ from .hand import (
     Play,
     Strain,
 )
+from .rules import Rules, preset_name
 from .scoring import HandResult
 
 __all__ = [
@@ -52,8 +53,9 @@ __all__ = [
     "and_list",
     "are_trump",
     "auction_story",
-    "call_label",
     "call_imperative",
+    "call_label",
+    "call_option",
     "call_phrase",
     "call_text",
     "call_words",
@@ -65,7 +67,9 @@ __all__ = [
     "describe",
     "describe_hand",
     "label_text",
+    "maker_words",
     "number_word",
+    "outcome_words",
     "phase_verb",
     "play_news",
     "plural",
@@ -83,6 +87,7 @@ __all__ = [
     "the_cards",
     "the_short",
     "the_with_role",
+    "tricks_words",
     "trick_text",
     "trump_sentence",
     "what_it_is",
@@ -426,6 +431,8 @@ def call_words(label: str) -> str:
 
     >>> call_words("pass"), call_words("name NT"), call_words("farmer redeal")
     ('passing', 'naming no-trump', 'asking for a redeal')
+    >>> call_words("farmer 9C 9H 9S")
+    'swapping the 9♣, 9♥ and 9♠ for the kitty'
     """
     words = label.split()
     alone = " alone" if words[-1] == "alone" else ""
@@ -437,8 +444,15 @@ def call_words(label: str) -> str:
     if kind == "defend_alone":
         return "defending alone"
     if kind == "farmer":
-        return "asking for a redeal" if words[1] == "redeal" else "swapping a farmer's hand"
+        if words[1] == "redeal":
+            return "asking for a redeal"
+        return f"swapping {_swapped(words[1:])} for the kitty"
     return f"naming {strain_word(_label_strain(words[1]))}{alone}"
+
+
+def _swapped(texts: Sequence[str]) -> str:
+    """A farmer's three cards, short: ``the 9♣, 9♥ and 9♠``."""
+    return "the " + and_list([card_text(parse_card(text)) for text in texts])
 
 
 def label_text(label: str, *, spell_no_trump: bool = False) -> str:
@@ -456,16 +470,16 @@ def label_text(label: str, *, spell_no_trump: bool = False) -> str:
 
 def action_words(action: Action) -> str:
     """An option as a computer player's reason weighs it: ``playing the J♥``,
-    ``discarding the 9♣``, or the call's label as text (``order up alone``, ``name H``).
+    ``discarding the 9♣``, ``ordering up alone``, ``naming hearts``.
 
     >>> from games.engine.cards import parse_card
     >>> action_words(Play(parse_card("JH"))), action_words(Call("order_up", alone=True))
-    ('playing the J♥', 'order up alone')
+    ('playing the J♥', 'ordering up alone')
     """
-    if isinstance(action, Play | Discard) and action.card is not None:
+    if isinstance(action, Play | Discard):
         verb = "playing" if isinstance(action, Play) else "discarding"
-        return f"{verb} {the_short(action.card)}"
-    return label_text(call_label(action))
+        return verb if action.card is None else f"{verb} {the_short(action.card)}"
+    return call_words(call_label(action))
 
 
 def call_imperative(label: str) -> str:
@@ -473,11 +487,34 @@ def call_imperative(label: str) -> str:
 
     >>> call_imperative("order_up alone"), call_imperative("name NT"), call_imperative("pass")
     ('order up alone', 'name no-trump', 'pass')
+    >>> call_imperative("farmer 9C 9H 9S"), call_imperative("farmer redeal")
+    ('swap the 9♣, 9♥ and 9♠ for the kitty', 'ask for a redeal')
     """
     words = label.split()
+    if words[0] == "farmer":
+        return (
+            "ask for a redeal"
+            if words[1] == "redeal"
+            else f"swap {_swapped(words[1:])} for the kitty"
+        )
     if words[0] == "name":
         words[1] = strain_word(_label_strain(words[1]))
     return " ".join(words).replace("order_up", "order up").replace("defend_alone", "defend alone")
+
+
+def call_option(label: str) -> str:
+    """A :func:`call_label` as an answer's button says it: ``Order up alone``,
+    ``Name ♠ spades alone``, ``Call no-trump``, ``Swap the 9♣, 9♥ and 9♠ for the kitty``.
+
+    >>> call_option("name S alone"), call_option("name NT"), call_option("defend_alone")
+    ('Name ♠ spades alone', 'Call no-trump', 'Defend alone')
+    """
+    words = label.split()
+    if words[0] == "name":
+        strain = _label_strain(words[1])
+        alone = " alone" if words[-1] == "alone" else ""
+        return ("Call no-trump" if strain == NT else f"Name {strain_text(strain)}") + alone
+    return capital(call_imperative(label))
 
 
 def _label_strain(text: str) -> Strain:
@@ -612,10 +649,10 @@ def play_news(seat: Seat, action: Action, state: HandState, you: Seat = Seat.S) 
         return f"{name} {'name' if yours else 'names'} {strain_word(action.suit)}{alone}."
     if isinstance(action, Discard):
         if yours and action.card is not None:
-            return f"You discard the {card_name(action.card, state.trump)}."
+            return f"You discard {the(action.card, state.trump)}."
         return f"{name} discards a card."
     if isinstance(action, Play):
-        return f"{name} {'play' if yours else 'plays'} the {card_name(action.card, state.trump)}."
+        return f"{name} {'play' if yours else 'plays'} {the(action.card, state.trump)}."
     if isinstance(action, FarmerSwap):
         return f"{name} {'swap' if yours else 'swaps'} a farmer's hand for the kitty."
     return f"{name} {'show' if yours else 'shows'} a farmer's hand: the cards are dealt again."
@@ -682,17 +719,6 @@ def choice_verb(action: Action) -> str:
 
 # -- results --------------------------------------------------------------------------------
 
-_OUTCOMES = {
-    "make": "made it",
-    "march": "took all five tricks: a march",
-    "lone_march": "took all five tricks alone",
-    "euchre": "were euchred",
-    "lone_maker_euchred": "were euchred",
-    "lone_defender_euchre": "were euchred by a lone defender",
-    "no_trump_make": "made it",
-}
-"""What the makers did, by scoring row."""
-
 
 def _scorer(result: HandResult) -> tuple[Team, int]:
     assert result.points is not None
@@ -707,9 +733,55 @@ def _called(result: HandResult) -> str:
     return strain + (" alone" if result.alone else "")
 
 
+def tricks_words(count: int) -> str:
+    """A number of tricks as a result tells it: ``no tricks``, ``1 trick``, ``3 tricks``.
+
+    >>> tricks_words(0), tricks_words(1), tricks_words(4)
+    ('no tricks', '1 trick', '4 tricks')
+    """
+    return "no tricks" if count == 0 else plural(count, "trick")
+
+
+def outcome_words(row: str, makers: str, tricks: int, *, one: bool) -> str:
+    """What the ``makers`` (``You and North``, ``North``: ``one`` seat or two) did, by
+    scoring row, with the tricks they took, as a sentence.
+
+    >>> outcome_words("make", "You and North", 3, one=False)
+    'You and North took 3 tricks and made it.'
+    >>> outcome_words("march", "East and West", 5, one=False)
+    'East and West took all five tricks: a march.'
+    >>> outcome_words("lone_maker_euchred", "North", 2, one=True)
+    'North took only 2 tricks and was euchred.'
+    """
+    were = "were" if not one or makers == "You" else "was"
+    if row == "march":
+        return f"{makers} took all five tricks: a march."
+    if row == "lone_march":
+        return f"{makers} took all five tricks alone: a lone march."
+    if row in ("make", "no_trump_make"):
+        return f"{makers} took {tricks_words(tricks)} and made it."
+    only = "" if tricks == 0 else "only "
+    took = f"{makers} took {only}{tricks_words(tricks)}"
+    if row == "lone_defender_euchre":
+        return f"{took} and {were} euchred by a lone defender."
+    if row in ("euchre", "lone_maker_euchred"):
+        return f"{took} and {were} euchred."
+    return f"{took}."
+
+
+def maker_words(maker: Seat, alone: bool, you: Seat = Seat.S) -> str:
+    """Who made trump, as the table shows it: ``You called it``, ``North called it alone``.
+
+    >>> maker_words(Seat.S, True), maker_words(Seat.N, False)
+    ('You called it alone', 'North called it')
+    """
+    return f"{you_or_name(maker, you)} called it" + (" alone" if alone else "")
+
+
 def summary_text(state: HandState, you: Seat = Seat.S) -> str:
     """A finished hand's outcome told to the player at ``you``, as the play page ends it:
-    who called what, the tricks, what the makers did and who scores."""
+    who called what, the tricks, what the makers did and who scores. A lone maker took
+    the tricks alone, so the sentence names that seat only."""
     result = state.result()
     if state.passed_out or result.maker is None or result.points is None:
         if isinstance(state.farmer, FarmerRedeal):
@@ -719,13 +791,12 @@ def summary_text(state: HandState, you: Seat = Seat.S) -> str:
     made = f"{you_or_name(maker, you)} called {_called(result)}."
     if result.defender_alone is not None:
         made += f" {you_or_name(result.defender_alone, you)} defended alone."
-    tricks = result.tricks[maker.team]
-    scorer, points = _scorer(result)
-    outcome = _OUTCOMES.get(result.row or "", "")
-    return (
-        f"{made} {side_words(maker.team, you)} took {plural(tricks, 'trick')} and {outcome}. "
-        f"{side_words(scorer, you)} score {plural(points, 'point')}."
+    makers = you_or_name(maker, you) if result.alone else side_words(maker.team, you)
+    outcome = outcome_words(
+        result.row or "", makers, result.tricks[maker.team], one=bool(result.alone)
     )
+    scorer, points = _scorer(result)
+    return f"{made} {outcome} {side_words(scorer, you)} score {plural(points, 'point')}."
 
 
 def result_text(state: HandState) -> str:
@@ -738,8 +809,65 @@ def result_text(state: HandState) -> str:
         return "Everyone passed twice: nobody scores."
     maker = result.maker
     scorer, points = _scorer(result)
+    tricks = tricks_words(result.tricks[maker.team])
+    took = (
+        f"{maker.word} took {tricks}" if result.alone else f"{team_word(maker.team)} took {tricks}"
+    )
     return (
-        f"{maker.word} called {_called(result)}; {team_word(maker.team)} took "
-        f"{plural(result.tricks[maker.team], 'trick')}. {team_word(scorer)} score "
+        f"{maker.word} called {_called(result)}; {took}. {team_word(scorer)} score "
         f"{plural(points, 'point')}."
     )
+
+
+# -- the table's rules --------------------------------------------------------------------
+
+
+def table_words(rules: Rules) -> str:
+    """The table's rules in a sentence, as a bidding or discard question states them."""
+    name = preset_name(rules)
+    parts = [
+        "stick the dealer (after seven passes the dealer must name a suit)"
+        if rules.stick_the_dealer
+        else "no stick the dealer (if all four pass twice, the hand is thrown in and redealt)"
+    ]
+    if rules.canadian_loner:
+        parts.append(
+            "the Canadian loner (in the first round the dealer's partner may order up only by "
+            "going alone)"
+        )
+    if rules.defend_alone:
+        parts.append(
+            f"defending alone (a defender may go alone and scores "
+            f"{rules.points.lone_defender_euchre} for euchring the makers)"
+        )
+    else:
+        parts.append("no defending alone")
+    if rules.sitting_out_dealer_picks_up:
+        parts.append("the dealer picks up the upcard even when sitting out for a lone partner")
+    if rules.no_trump:
+        parts.append(
+            f"no-trump may be named in the second round (no bowers; "
+            f"{rules.points.no_trump_make} point for 3 or 4 tricks)"
+        )
+    if rules.farmers_hand != "off":
+        wanted = (
+            "three of a kind, three 9s or three 10s"
+            if rules.farmers_hand == "clean"
+            else "three cards, each a 9 or a 10"
+        )
+        if rules.farmers_turn_card_rule:
+            wanted += ", none of the upcard's suit"
+        action = "may ask for a redeal" if rules.farmers_redeal else "may be swapped for the kitty"
+        parts.append(f"the farmer's hand ({wanted}, {action} before the bidding)")
+    label = f"the {_PRESET_WORDS[name]} rules" if name else "these rules"
+    return f"The table plays {label}: {', '.join(parts)}; the game is to {rules.target}."
+
+
+_PRESET_WORDS = {
+    "standard": "standard",
+    "canadian-loner": "Canadian loner",
+    "defend-alone": "defend-alone",
+    "redeal": "redeal",
+    "farmers-hand": "farmer's hand",
+    "no-trump": "no-trump",
+}

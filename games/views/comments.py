@@ -11,7 +11,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from accounts.http import SignedInRequest
+from accounts.http import SignedInRequest, vary_on_htmx
 from games.access import HandAccess, hand_for_viewer
 from games.comments import CommentError, comment_url, delete_comment, edit_comment, post_comment
 from games.forms import CommentForm
@@ -61,6 +61,7 @@ def comments_context(
     }
 
 
+@vary_on_htmx
 @require_POST
 @login_required
 def hand_comment_delete(request: SignedInRequest, pk: int, comment_pk: int) -> HttpResponse:
@@ -79,6 +80,7 @@ def hand_comment_delete(request: SignedInRequest, pk: int, comment_pk: int) -> H
     )
 
 
+@vary_on_htmx
 @require_POST
 @login_required
 def hand_comment_edit(request: SignedInRequest, pk: int, comment_pk: int) -> HttpResponse:
@@ -113,6 +115,7 @@ def hand_comment_edit(request: SignedInRequest, pk: int, comment_pk: int) -> Htt
     )
 
 
+@vary_on_htmx
 @require_POST
 @login_required
 def hand_comment(request: SignedInRequest, pk: int) -> HttpResponse:

@@ -6,10 +6,12 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from accounts.http import HtmxRequest, SignedInRequest
+from accounts.http import HtmxRequest, SignedInRequest, vary_on_htmx
 from games.models import GameError, GamePlay, Live
+from games.score_graph import score_graph
 from games.table import build_table
 
 
@@ -19,13 +21,20 @@ def _get_game_for_user(request: SignedInRequest, pk: int) -> GamePlay:
 
 def _table_context(game: GamePlay, live: Live, error: str = "") -> dict[str, object]:
     saved = game.saved_hands.order_by("-id").first() if live.hand.is_terminal else None
-    return {"game": game, "table": build_table(game, live), "error": error, "saved_hand": saved}
+    # A finished hand's hints went with it to the library.
+    table = build_table(game, live, None if saved is None else saved.hints)
+    return {"game": game, "table": table, "error": error, "saved_hand": saved}
 
 
 @login_required
 def game(request: SignedInRequest, pk: int) -> HttpResponse:
     game = _get_game_for_user(request, pk)
-    return render(request, "games/game.html", _table_context(game, game.rebuild()))
+    context = _table_context(game, game.rebuild())
+    hands = game.saved_hands.order_by("id")
+    context["score_graph"] = score_graph(
+        [(hand.record, reverse("games:hand_review", args=[hand.pk])) for hand in hands]
+    )
+    return render(request, "games/game.html", context)
 
 
 def _position(request: HttpRequest) -> dict[str, int | None]:
@@ -54,6 +63,7 @@ def _respond(
     return render(request, "games/game.html#table", context)
 
 
+@vary_on_htmx
 @require_POST
 @login_required
 def game_act(request: SignedInRequest, pk: int) -> HttpResponse:
@@ -66,6 +76,7 @@ def game_act(request: SignedInRequest, pk: int) -> HttpResponse:
     return _respond(request, game, live)
 
 
+@vary_on_htmx
 @require_POST
 @login_required
 def game_advance(request: SignedInRequest, pk: int) -> HttpResponse:
@@ -77,25 +88,22 @@ def game_advance(request: SignedInRequest, pk: int) -> HttpResponse:
     return _respond(request, game, live)
 
 
+@vary_on_htmx
 @require_POST
 @login_required
 def game_hint(request: SignedInRequest, pk: int) -> HttpResponse:
-    """The Hard player's advice for the player's decision, with its reason."""
+    """The Hard player's advice for the player's decision, with its reason: kept, the table
+    lights the card or the call it suggests and lists it among the hints taken."""
     game = _get_game_for_user(request, pk)
     try:
-        hint = game.hint(**_position(request))
+        game.hint(**_position(request))
     except GameError as error:
         game.refresh_from_db()
         return _respond(request, game, None, str(error))
-    if not request.htmx:
-        messages.info(request, f"Hint: {hint['advice']}. {hint['reason']}")
-        return redirect("games:game", pk=game.pk)
-    context = _table_context(game, game.rebuild())
-    context["oob"] = True
-    context["hint"] = hint
-    return render(request, "games/game.html#table", context)
+    return _respond(request, game, None)
 
 
+@vary_on_htmx
 @require_POST
 @login_required
 def game_next_hand(request: SignedInRequest, pk: int) -> HttpResponse:

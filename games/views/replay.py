@@ -19,20 +19,35 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.etags import etag, has_messages, not_modified, shell_parts, tagged, viewer_parts
-from accounts.http import HtmxRequest
+from accounts.http import HtmxRequest, vary_on_htmx
 from accounts.limits import limit, samples_limit
-from analysis.models import AnalysisJob, params_key
+from analysis.models import AnalysisJob, AnalysisResult, params_key
 from analysis.solver.judgement import ACCURACY_K
 from analysis.solver.review import SOLVER_VERSION, ReviewParams
 from games.access import HandAccess, hand_for_viewer
 from games.engine.cards import Seat
+from games.engine.record import parse_record
+from games.engine.rules import PRESET_LABELS, preset_name
+from games.engine.words import table_words
 from games.library import Jobs, analysis_jobs
 from games.models import Hand, HandComment
-from games.replay import Replay, build_page, build_summary, page_url, parse_params
+from games.replay import (
+    MarkChange,
+    Replay,
+    build_page,
+    build_summary,
+    mark_changes,
+    page_url,
+    parse_params,
+)
 from games.replay_cache import replay_of, solver_moves
+from games.table import hint_views
 from games.views.comments import comments_context
 
 TEMPLATE = "games/review/replay.html"
+
+BOARD = "replay-board"
+"""The id of the replay's board, the target of a step (``HX-Target``)."""
 
 
 SHARE_EXPORT = "games/review/_share_export.html"
@@ -55,6 +70,8 @@ class Reviews:
     """Every finished review of the hand's record, the latest first."""
     current: AnalysisJob | None
     """The analysis with today's default parameters and solver, if one was asked for."""
+    lost: bool = False
+    """The review the hand kept is no longer a finished review of it: another is its own."""
 
     @property
     def others(self) -> list[AnalysisJob]:
@@ -77,13 +94,15 @@ def _reviews(hand: Hand, asked: int | None = None) -> Reviews:
     one of the hand's, else the hand's own (as ``Hand.shown_job`` picks it)."""
     jobs = list(analysis_jobs(hand))
     done = [j for j in jobs if j.status == AnalysisJob.Status.DONE and j.result is not None]
-    own = next((j for j in done if j.pk == hand.mistakes_job_id), done[0] if done else None)
+    kept = next((j for j in done if j.pk == hand.mistakes_job_id), None)
+    own = kept or (done[0] if done else None)
+    lost = hand.mistakes_job_id is not None and kept is None and own is not None
     shown = next((j for j in done if j.pk == asked), own)
     key = params_key(ReviewParams())
     current = next(
         (j for j in jobs if j.params_key == key and j.solver_version == SOLVER_VERSION), None
     )
-    return Reviews(jobs[0] if jobs else None, shown, own, done, current)
+    return Reviews(jobs[0] if jobs else None, shown, own, done, current, lost)
 
 
 def _asked_review(request: HttpRequest, hand: Hand, notes: list[str]) -> Reviews:
@@ -109,6 +128,7 @@ def _review_etag(
     reviews: Reviews,
     comments: list[HandComment],
     whole: bool,
+    board: bool = False,
 ) -> str:
     """The ETag of the page (``whole``) or of its htmx fragment: the record, the review,
     what the hand's file said (annotations, lines, players' names), the query, the viewer
@@ -116,7 +136,7 @@ def _review_etag(
     the site's frame."""
     hand = access.hand
     parts: list[object] = [
-        "replay",
+        "replay-board" if board else "replay",
         hand.pk,
         hand.record_hash,
         hand.seat,
@@ -125,7 +145,7 @@ def _review_etag(
         Jobs(reviews.latest, reviews.shown).review_key,
         [(job.pk, job.status) for job in [*reviews.done, reviews.current] if job is not None],
         reviews.own.pk if reviews.own is not None else None,
-        [hand.file_notes, hand.file_lines],
+        [hand.file_notes, hand.file_lines, len(hand.hints)],
         [(seat.value, name) for seat, name in _names(hand).items()],
         _owner_name(hand),
         sorted(request.GET.lists()),
@@ -190,6 +210,7 @@ def _share_export_template() -> str:
     return SHARE_EXPORT
 
 
+@vary_on_htmx
 @require_GET
 def hand_review(request: HtmxRequest, pk: int) -> HttpResponseBase:
     """The replay page at one step (``?step=N``), from one seat (``seat``), with everything
@@ -203,14 +224,22 @@ def hand_review(request: HtmxRequest, pk: int) -> HttpResponseBase:
     default_seat = _default_seat(hand)
     params, notes = parse_params(request.GET, default_seat, access.share_token)
     reviews = _asked_review(request, hand, notes)
+    if reviews.own is not None and (hand.mistakes_job_id is None or reviews.lost):
+        # The hand keeps the review it shows from now on: a review asked for later with
+        # other parameters is offered beside it, never put in its place unannounced.
+        Hand.objects.filter(pk=hand.pk).refresh_mistakes()
+        hand.mistakes_job_id = reviews.own.pk
     if reviews.shown is not None and reviews.shown != reviews.own:
         # The viewer chose another review: every link of the page keeps it.
         params = replace(params, review=reviews.shown.pk)
     whole = not request.htmx or request.htmx.history_restore_request
+    # A step or a what-if line asks for the board alone (replay.html's board_swap): the
+    # move lists and the swing depend on the seat, the view and the review only.
+    board = not whole and request.htmx.target == BOARD
     comments = list(HandComment.objects.on(hand)) if access.can_comment else []
     tag = ""
     if not params.auto and not (whole and has_messages(request)):
-        tag = _review_etag(request, access, reviews, comments, whole)
+        tag = _review_etag(request, access, reviews, comments, whole, board)
         if (unchanged := not_modified(request, tag)) is not None:
             return unchanged
     replay = _replay(hand, reviews)
@@ -227,6 +256,8 @@ def hand_review(request: HtmxRequest, pk: int) -> HttpResponseBase:
         notes.append(message)
 
     counts = Counter(comment.step for comment in comments)
+    # The hints the player took while playing the hand here, for them and their teachers.
+    hints = hint_views(hand.hints, replay.record.state) if access.can_comment else []
     page = build_page(
         replay,
         params,
@@ -236,6 +267,7 @@ def hand_review(request: HtmxRequest, pk: int) -> HttpResponseBase:
         comment_counts=counts,
         you=default_seat if access.is_owner else None,
         names=_names(hand),
+        lists=not board,
     )
     page_params = replace(params, step=page.step, auto="")
     context: dict[str, Any] = {
@@ -249,16 +281,23 @@ def hand_review(request: HtmxRequest, pk: int) -> HttpResponseBase:
         "current_params": ReviewParams(),
         "solver_version": SOLVER_VERSION,
         **comments_context(access, page.step, [c for c in comments if c.step == page.step]),
+        "hint": next((h for h in hints if h.step == page.step and not page.side), None),
     }
     if not whole:
         context["oob"] = True
-        response = render(request, f"{TEMPLATE}#replay", context)
+        response = render(request, f"{TEMPLATE}#{'board' if board else 'replay'}", context)
     else:
         main = replace(params, step=0, line=(), auto="")
         context["summary"] = build_summary(
             replay, url=lambda step: page_url(base, main, default_seat, step=step)
         )
         context["accuracy_k"] = ACCURACY_K
+        context["mark_changes"] = _changes_from_own(replay, reviews)
+        rules = replay.record.rules
+        name = preset_name(rules)
+        context["rules_label"] = PRESET_LABELS[name] if name else "Custom rules"
+        context["rules_words"] = table_words(rules)
+        context["hints"] = [(h, page_url(base, main, default_seat, step=h.step)) for h in hints]
         context["share_export"] = _share_export_template()
         context["own_review_url"] = page_url(base, page_params, default_seat, review=None)
         context["other_reviews"] = [
@@ -277,10 +316,11 @@ def hand_review(request: HtmxRequest, pk: int) -> HttpResponseBase:
     if push_url:
         response["HX-Push-Url"] = push_url
     if tag:
-        tagged(response, tag, vary=["HX-Request"])
+        tagged(response, tag, vary=["HX-Request", "HX-Target"])
     return response
 
 
+@vary_on_htmx
 @require_GET
 def hand_review_status(request: HtmxRequest, pk: int) -> HttpResponse:
     """The analysis status fragment the page polls while a review is on its way. The page
@@ -299,6 +339,19 @@ def hand_review_status(request: HtmxRequest, pk: int) -> HttpResponse:
     if request.htmx and shown is None and job is not None and job.status == AnalysisJob.Status.DONE:
         response["HX-Refresh"] = "true"
     return response
+
+
+def _changes_from_own(replay: Replay, reviews: Reviews) -> list[MarkChange]:
+    """How the marks of the review shown differ from the hand's own, when it shows
+    another (one more query)."""
+    if reviews.shown is None or reviews.own is None or reviews.shown == reviews.own:
+        return []
+    if reviews.own.result_id is None:
+        return []
+    own = AnalysisResult.objects.filter(pk=reviews.own.result_id).first()
+    if own is None or replay.review is None:
+        return []
+    return mark_changes(replay.record, replay.review, own.as_review())
 
 
 REANALYSE_CHOICES = {
@@ -335,7 +388,7 @@ def hand_reanalyse(request: HttpRequest, pk: int) -> HttpResponse:
     params = ReviewParams()
     if choice == "same" and latest is not None:
         try:
-            params = ReviewParams.from_json(latest.params)
+            params = ReviewParams.stored(latest.params)
         except ValueError:
             params = ReviewParams()
     limit("analysis", request.user.pk, what="analysis requests")
@@ -373,11 +426,25 @@ def hand_show_review(request: HttpRequest, pk: int) -> HttpResponse:
     job = next((j for j in _reviews(hand).done if j.pk == asked), None)
     if job is None:
         return _bad_request(f"job: “{raw[:20]}” is not a finished review of this hand.")
+    before = hand.review()
     hand.show_review(job)
-    params = ReviewParams.from_json(job.params)
+    params = ReviewParams.stored(job.params)
+    changes = (
+        []
+        if before is None or job.result is None
+        else mark_changes(parse_record(hand.record), job.result.as_review(), before)
+    )
+    changed = (
+        f" {len(changes)} decision{'s are' if len(changes) != 1 else ' is'} marked "
+        "differently from the review it showed before: "
+        + "; ".join(f"step {c.step}, {c.move}: {c.before}, now {c.after}" for c in changes[:5])
+        + ("…" if len(changes) > 5 else ".")
+        if changes
+        else " Its marks are the same as the review it showed before."
+    )
     messages.success(
         request,
         f"This hand now shows its review with {params.samples} layouts a decision "
-        f"(solver version {job.solver_version}).",
+        f"(solver version {job.solver_version}).{changed}",
     )
     return _back_to_page(request, hand)

@@ -10,7 +10,7 @@ from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_POST
 
 from accounts.etags import not_modified, tagged
-from accounts.http import HtmxRequest, SignedInRequest
+from accounts.http import HtmxRequest, SignedInRequest, vary_on_htmx
 from games.access import HandAccess, hand_for_viewer
 from games.exports import FORMATS as EXPORT_FORMATS
 from games.exports import (
@@ -21,6 +21,7 @@ from games.exports import (
     export_series,
     hand_export_tag,
     match_export_tag,
+    series_export_tag,
 )
 from games.links import hand_page_url
 from games.models import Hand, Match, MatchSeries
@@ -69,13 +70,17 @@ def match_export(request: SignedInRequest, pk: int) -> HttpResponseBase:
 
 @login_required
 def series_export(request: SignedInRequest, pk: int) -> HttpResponseBase:
-    """A whole uploaded series (EMN) as one EMN file, each game with the reviews' marks."""
+    """A whole uploaded series (EMN) as one EMN file, each game with the reviews' marks; a
+    client that holds the same file already gets 304."""
     series = get_object_or_404(MatchSeries.objects.filter(owner=request.user), pk=pk)
+    tag = series_export_tag(series)
+    if (unchanged := not_modified(request, tag)) is not None:
+        return unchanged
     try:
         export = export_series(series)
     except ExportUnavailable as error:
         return HttpResponse(f"{error}\n", status=409, content_type="text/plain; charset=utf-8")
-    return _download(export, "")
+    return _download(export, tag)
 
 
 def _download(export: Export, tag: str) -> HttpResponseBase:
@@ -88,10 +93,12 @@ def _download(export: Export, tag: str) -> HttpResponseBase:
 def _share_response(request: HtmxRequest, hand: Hand) -> HttpResponse:
     if request.htmx:
         access = HandAccess(hand, True, None)
-        return render(request, "games/review/_share_export.html", {"access": access, "hand": hand})
+        context = {"access": access, "hand": hand, "has_review": hand.has_review()}
+        return render(request, "games/review/_share_export.html", context)
     return redirect(hand_page_url(hand))
 
 
+@vary_on_htmx
 @require_POST
 @login_required
 def hand_share(request: SignedInRequest, pk: int) -> HttpResponse:
@@ -103,6 +110,7 @@ def hand_share(request: SignedInRequest, pk: int) -> HttpResponse:
     return _share_response(request, hand)
 
 
+@vary_on_htmx
 @require_POST
 @login_required
 def hand_unshare(request: SignedInRequest, pk: int) -> HttpResponse:

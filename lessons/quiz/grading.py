@@ -72,7 +72,14 @@ def grade(grading: Grading, choices: list[str], multiple: bool, value: object) -
     """Mark ``value`` (raw, as sent). Raise :class:`AnswerError` when it is malformed."""
     picked = read_answer(value, choices, multiple)
     notes: list[str] = []
-    if multiple:
+    if multiple and grading.pick is not None:
+        allowed = set(grading.accepted)
+        correct = len(picked) == grading.pick and set(picked) <= allowed
+        for choice in picked:
+            note = grading.feedback.get(choice)
+            if choice not in allowed and note:
+                notes.append(note)
+    elif multiple:
         right = set(grading.answer)
         correct = set(picked) == right
         for choice in choices:

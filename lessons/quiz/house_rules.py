@@ -25,13 +25,17 @@ from .tricks import fixed_deal, skip_farmers
 
 __all__ = [
     "NONE",
+    "auction_text",
     "bidding_state",
+    "bidding_rules_text",
     "call_choices",
     "explain_farmers_hand",
     "explain_legal_calls",
     "farmer_state",
     "farmers_cards",
     "farmers_hand_question",
+    "farmers_pick",
+    "farmers_rules_text",
     "legal_calls",
     "legal_calls_question",
 ]
@@ -118,6 +122,47 @@ def _why_calls(state: HandState) -> str:
     return text
 
 
+def bidding_rules_text(rules: Rules) -> str:
+    """Every table option that changes which calls a seat may make, each said either way,
+    so that a bidding exercise shows all it assumes."""
+    return "; ".join(
+        [
+            "stick the dealer (the dealer may not pass in the second round)"
+            if rules.stick_the_dealer
+            else "a redeal when everyone passes twice (the dealer may pass)",
+            "the dealer's partner may order up in the first round only by going alone"
+            if rules.canadian_loner
+            else "the dealer's partner may order up like anyone else",
+            "no-trump may be named in the second round"
+            if rules.no_trump
+            else "no-trump is not played",
+        ]
+    )
+
+
+def auction_text(dealer: Seat, calls: list[str]) -> str:
+    """The calls so far, seat by seat and round by round: ``First round: East, South, West
+    and North passed. Second round: East passed.``"""
+    if not calls:
+        return "Nobody has spoken yet."
+    rounds: list[list[str]] = [[], []]
+    seat = dealer.next
+    for number, label in enumerate(calls):
+        said = f"{seat.word} passed" if label == "pass" else f"{seat.word}: {label}"
+        rounds[0 if number < 4 else 1].append(said)
+        seat = seat.next
+    out = []
+    for name, in_round in zip(("First round", "Second round"), rounds, strict=True):
+        if not in_round:
+            continue
+        if all(s.endswith(" passed") for s in in_round):
+            who = and_list([s.removesuffix(" passed") for s in in_round])
+            out.append(f"{name}: {who} passed.")
+        else:
+            out.append(f"{name}: {and_list(in_round)}.")
+    return " ".join(out)
+
+
 # -- the farmer's hand -----------------------------------------------------------------------
 
 
@@ -135,18 +180,14 @@ def farmers_cards(state: HandState, seat: Seat) -> set[str]:
     options: list[Action] = state.legal_actions()
     cards = {str(c) for a in options if isinstance(a, FarmerSwap) for c in a.cards}
     if any(isinstance(a, FarmerRedeal) for a in options):
-        held = {str(c) for c in state.hands[seat] if c is not None}
-        eligible = {c for c in held if parse_card(c).rank in (Rank.NINE, Rank.TEN)}
-        cards |= {c for c in eligible if _eligible(state, parse_card(c))}
+        cards |= {str(c) for c in state.farmer_cards(seat)}
     return cards or {NONE}
 
 
-def _eligible(state: HandState, card: Card) -> bool:
-    rules = state.rules
-    ranks = (Rank.NINE,) if rules.farmers_hand == "clean" else (Rank.NINE, Rank.TEN)
-    return card.rank in ranks and not (
-        rules.farmers_turn_card_rule and card.suit is state.upcard.suit
-    )
+def farmers_pick(right: set[str]) -> int | None:
+    """How many of the right cards an answer names when it need not name them all: a
+    farmer's hand shows exactly three cards, so with four eligible any three are right."""
+    return 3 if NONE not in right and len(right) > 3 else None
 
 
 def explain_farmers_hand(state: HandState, seat: Seat) -> Explanation:
@@ -163,18 +204,38 @@ def explain_farmers_hand(state: HandState, seat: Seat) -> Explanation:
 
 def _why_farmers(state: HandState, right: set[str]) -> str:
     rules = state.rules
-    wanted = "three 9s" if rules.farmers_hand == "clean" else "three cards, each a 9 or a 10"
+    wanted = _WANTED[rules.farmers_hand]
     text = f"At this table a farmer's hand is {wanted}"
     if rules.farmers_turn_card_rule:
         text += f", none of them of the upcard's suit ({state.upcard.suit.plural})"
     text += "."
     if right == {NONE}:
         return text + " This hand does not have them, so it must be played as dealt."
-    cards = sorted(right, key=lambda c: parse_card(c).index)
-    text += f" This hand may show {and_list(cards)}"
+    cards = sorted((parse_card(c) for c in right), key=lambda c: c.index)
+    text += f" This hand may show {and_list([the(c) for c in cards])}"
     if len(cards) > 3:
-        text += ", any three of them"
+        text += ": any three of them, since a farmer's hand swaps exactly three cards"
     return text + "."
+
+
+_WANTED = {
+    "off": "not played",
+    "clean": "three of a kind, three 9s or three 10s",
+    "mixed": "three cards, each a 9 or a 10",
+}
+"""A farmer's hand at a table, by the ``farmers_hand`` option."""
+
+
+def farmers_rules_text(rules: Rules) -> str:
+    """The table's farmer's hand, as a question states it: what it is, and what it does."""
+    text = f"a farmer's hand is {_WANTED[rules.farmers_hand]}"
+    if rules.farmers_hand == "off":
+        return text
+    if rules.farmers_turn_card_rule:
+        text += ", none of them of the upcard's suit"
+    if rules.farmers_redeal:
+        return text + "; it is shown to ask for a redeal"
+    return text + "; it is swapped for the kitty"
 
 
 # -- the questions ---------------------------------------------------------------------------
@@ -191,19 +252,6 @@ def _calls_rules(rng: random.Random, level: int) -> Rules:
         canadian_loner=rng.random() < 0.5,
         no_trump=rng.random() < 0.5,
     )
-
-
-def _calls_table(rules: Rules) -> str:
-    parts = [
-        "stick the dealer (the dealer may not pass in the second round)"
-        if rules.stick_the_dealer
-        else "a redeal when everyone passes twice"
-    ]
-    if rules.canadian_loner:
-        parts.append("the dealer's partner may order up in the first round only by going alone")
-    if rules.no_trump:
-        parts.append("no-trump may be named in the second round")
-    return "; ".join(parts)
 
 
 def legal_calls_question(rng: random.Random, level: int) -> Draft:
@@ -236,7 +284,7 @@ def legal_calls_question(rng: random.Random, level: int) -> Draft:
         + (" (the upcard has been turned down)" if passes >= 4 else "")
     )
     prompt = (
-        f"At this table: {_calls_table(rules)}. {dealer.word} dealt and turned up "
+        f"At this table: {bidding_rules_text(rules)}. {dealer.word} dealt and turned up "
         f"{the(upcard)}. {so_far}. It is {seat.word}'s turn ({who}). "
         f"Which calls may {seat.word} make? Choose every one."
     )
@@ -283,8 +331,9 @@ def farmers_hand_question(rng: random.Random, level: int) -> Draft:
         farmers_turn_card_rule=level == 3 and rng.random() < 0.7,
         farmers_redeal=level == 3 and rng.random() < 0.4,
     )
-    # Hands near the line: two to four cards of the ranks that count, the rest higher.
-    ranks = (Rank.NINE,) if variant == "clean" else (Rank.NINE, Rank.TEN)
+    # Hands near the line: two to four cards of the ranks that count, the rest higher (one
+    # rank, 9s or 10s, for the clean rule's three of a kind).
+    ranks = (rng.choice([Rank.NINE, Rank.TEN]),) if variant == "clean" else (Rank.NINE, Rank.TEN)
     low = [c for c in ALL_CARDS if c.rank in ranks]
     high = [c for c in ALL_CARDS if c.rank not in (Rank.NINE, Rank.TEN)]
     count = rng.choice([2, 3, 3, 3, 4])
@@ -299,19 +348,13 @@ def farmers_hand_question(rng: random.Random, level: int) -> Draft:
     state, seat = farmer_state(rules, upcard, hand)
     right = farmers_cards(state, seat)
     choices = [*(str(c) for c in hand), NONE]
-    answer = [c for c in choices if c in right]
-    wanted = "three 9s" if variant == "clean" else "three cards, each a 9 or a 10"
-    table = f"At this table a farmer's hand is {wanted}"
-    if rules.farmers_turn_card_rule:
-        table += ", none of them of the upcard's suit"
-    table += (
-        "; it is shown to ask for a redeal"
-        if rules.farmers_redeal
-        else "; it is swapped for the kitty"
-    )
+    accepted = [c for c in choices if c in right]
+    pick = farmers_pick(right)
+    answer = accepted[:pick] if pick is not None else accepted
     prompt = (
-        f"{table}. The upcard is {the(upcard)}. Which cards of this hand may be "
-        f"shown as a farmer's hand? Choose every one, or none of them."
+        f"At this table {farmers_rules_text(rules)}. The upcard is {the(upcard)}. "
+        "Which three cards of this hand would you show as a farmer's hand (none, if it is "
+        "not one)? Choose three, or none."
     )
     position = {
         "rules": rules_json(rules, "farmers_hand", "farmers_turn_card_rule", "farmers_redeal"),
@@ -327,8 +370,9 @@ def farmers_hand_question(rng: random.Random, level: int) -> Draft:
         multiple=True,
         grading=Grading(
             answer=answer,
-            accepted=answer,
+            accepted=accepted,
             explanation=why.text,
             feedback=why.feedback,
+            pick=pick,
         ),
     )

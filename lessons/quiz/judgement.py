@@ -1,14 +1,21 @@
-"""Questions of judgement: the best call, the best card. Graded by foresight.
+"""Questions of judgement: the best call, the dealer's discard, the best card. Graded by
+foresight, to a stated precision, before the question is ever served.
 
-The unseen cards are dealt at random ``SAMPLES`` times, consistently with what the player
-has seen; each option is followed to the end of the hand (the rest of the auction by the
-standard policy, the play double dummy) and is worth its average net points.
+The unseen cards are dealt at random, consistently with what the player has seen; each
+option is followed to the end of the hand (the rest of the auction by the standard
+policy, the play double dummy) and is worth its average net points for the deciding side
+(its points minus the other side's). Every option is valued on the *same* layouts, and
+layouts are added, a batch at a time, until the standard error of every option's loss
+against the best is at most 0.03 points (``analysis.solver.precision``, :data:`PRECISION`).
 
-**Grading tolerance.** An option is marked right when its expected loss against the best
-option is at most ``max(MIN_TOLERANCE, 2 × SE)``, where SE is the standard error of the
-paired per-layout differences between the two options. 0.15 points is the review's
-threshold for an inaccuracy; the second term keeps sampling noise from marking a sound
-choice wrong, as the review does.
+**What is marked right.** The best option, and any option equal to it: within 0.05 points
+of it beyond three standard errors, and sure (beyond three standard errors) not to lose
+more than 0.15, the review's threshold for an inaccuracy. Such options are all accepted and
+the explanation says they are equal. **What is marked wrong**: an option that loses at
+least 0.15 points beyond three standard errors (a best-card question asks for a clearer
+margin, :data:`CLEAR_MARGIN`). A position where some option is neither, or that does not
+reach the precision within the cap of layouts, is not asked: another is drawn from the
+same seed, so every question stays reproducible by its seed.
 """
 
 from __future__ import annotations
@@ -17,24 +24,30 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from analysis.solver.explain import explain_call, explain_card
 from analysis.solver.foresight import (
     OptionValue,
+    SolverCache,
     call_foresight,
     card_foresight,
     discard_foresight,
-    paired_loss,
 )
-from analysis.solver.judgement import INACCURACY
+from analysis.solver.precision import BEST, EQUAL, WORSE, Graded, Measure, Precision, grade_paired
 from analysis.solver.review import standard_policy
-from games.engine.cards import Card, Seat, Suit, effective_suit, parse_card, sort_cards
+from games.engine.cards import Seat, Suit, effective_suit, parse_card, sort_cards
 from games.engine.game import deal
 from games.engine.hand import Action, Call, HandState, Phase
 from games.engine.record import record_from_state
-from games.engine.rules import PRESETS, Rules, preset_name
+from games.engine.rules import PRESETS, Rules
 from games.engine.words import (
+    and_list,
     auction_story,
     call_label,
     call_words,
+    capital,
+    describe_hand,
+    short_name,
+    table_words,
     the,
     trick_text,
     trump_sentence,
@@ -48,30 +61,36 @@ from .tricks import start_hand
 
 __all__ = [
     "CLEAR_MARGIN",
-    "MIN_TOLERANCE",
-    "SAMPLES",
+    "PRECISION",
+    "VALUE_TEXT",
     "best_card_question",
     "call_question",
     "discard_question",
-    "grade_options",
+    "graded_numbers",
     "table_words",
 ]
 
-SAMPLES = 60
-"""Layouts of the unseen cards sampled to grade a call or a card."""
-MIN_TOLERANCE = INACCURACY.threshold
-"""Points an option may lose against the best and still be marked right (at least): the
-review's threshold for an inaccuracy."""
+PRECISION = Precision()
+"""How precisely the calls and discards are graded (``analysis.solver.precision``): a
+standard error of at most 0.03 points on every option's loss, from batches of 400 layouts
+up to 8,000; equal within 0.05, accepted only if sure to lose at most 0.15, wrong only if
+sure to lose at least 0.15 (each beyond three standard errors)."""
 CLEAR_MARGIN = 0.5
-"""A best-card question is asked only where the best card beats the second by this much."""
+"""A best-card question is asked only where every card marked wrong loses at least this
+much against the best, beyond three standard errors."""
+VALUE_TEXT = (
+    "Each answer is graded by the points this hand is expected to bring your side: your "
+    "points minus the other side's, averaged over deals of the cards you cannot see."
+)
+"""What every judgement question's prompt says its answers are worth."""
 SCORE_TEXT = (
     "The score is 0–0, so what counts is the points this hand is expected to win, and that "
     "is how the options are graded."
 )
-"""The bidding and discard questions are asked at 0–0: foresight values the hand's expected
-points, which is what a call is worth when neither side is near the target. Near the end of
-a game a call is worth what it does to the chance of winning, which the analysis does not
-measure, so the quiz does not pretend to grade such a score."""
+"""The questions are asked at 0–0: foresight values the hand's expected points, which is
+what a decision is worth when neither side is near the target. Near the end of a game a
+call is worth what it does to the chance of winning, which the analysis does not measure,
+so the quiz does not pretend to grade such a score."""
 RULE_OPTIONS = (
     "target",
     "stick_the_dealer",
@@ -84,98 +103,108 @@ RULE_OPTIONS = (
 """The options each bidding and discard question spells out in ``position.rules``."""
 
 
-def table_words(rules: Rules) -> str:
-    """The table's rules in a sentence, as a bidding or discard question states them."""
-    name = preset_name(rules)
-    parts = [
-        "stick the dealer (after seven passes the dealer must name a suit)"
-        if rules.stick_the_dealer
-        else "no stick the dealer (if all four pass twice, the hand is thrown in and redealt)"
-    ]
-    if rules.canadian_loner:
-        parts.append(
-            "the Canadian loner (in the first round the dealer's partner may order up only by "
-            "going alone)"
-        )
-    if rules.defend_alone:
-        parts.append(
-            f"defending alone (a defender may go alone and scores "
-            f"{rules.points.lone_defender_euchre} for euchring the makers)"
-        )
-    else:
-        parts.append("no defending alone")
-    if rules.sitting_out_dealer_picks_up:
-        parts.append("the dealer picks up the upcard even when sitting out for a lone partner")
-    if rules.no_trump:
-        parts.append(
-            f"no-trump may be named in the second round (no bowers; "
-            f"{rules.points.no_trump_make} point for 3 or 4 tricks)"
-        )
-    if rules.farmers_hand != "off":
-        parts.append("the farmer's hand (three 9s may be swapped for the kitty before the bidding)")
-    label = f"the {_PRESET_WORDS[name]} rules" if name else "these rules"
-    return f"The table plays {label}: {', '.join(parts)}; the game is to {rules.target}."
-
-
-_PRESET_WORDS = {
-    "standard": "standard",
-    "canadian-loner": "Canadian loner",
-    "defend-alone": "defend-alone",
-    "redeal": "redeal",
-    "farmers-hand": "farmer's hand",
-    "no-trump": "no-trump",
-}
-
-
 def _preset(rng: random.Random, exclude: tuple[str, ...] = ()) -> Rules:
     """One of the project's presets, drawn with the seed."""
     return PRESETS[rng.choice([name for name in PRESETS if name not in exclude])]
 
 
-def grade_options(
-    values: dict[str, OptionValue], order: list[str], seed: int
-) -> tuple[str, list[str], dict[str, Any], dict[str, tuple[float, float]]]:
-    """The best option, every option within tolerance of it, the figures for the learner,
-    and each option's (loss, standard error of the loss). ``seed`` is the seed of the sampled
-    layouts, given with the figures so that anyone can reproduce them."""
-    best = max(order, key=lambda label: values[label].mean)
-    losses = {label: paired_loss(values[best], values[label]) for label in order}
-    accepted = [
-        label for label in order if losses[label][0] <= max(MIN_TOLERANCE, 2 * losses[label][1])
-    ]
-    numbers = {
-        "samples": len(values[best].values),
+def _verified(
+    measure: Measure, order: list[str], rng: random.Random, precision: Precision
+) -> tuple[Graded, int] | None:
+    """The decision graded to ``precision`` on layouts drawn from a seed drawn from ``rng``
+    (returned with it, so anyone can reproduce the figures), or ``None`` when it cannot be
+    graded clearly: the question is then not asked."""
+    seed = rng.getrandbits(64)
+    graded = grade_paired(measure, order, seed, precision)
+    return None if graded is None else (graded, seed)
+
+
+def graded_numbers(graded: Graded, seed: int, precision: Precision) -> dict[str, Any]:
+    """The figures behind a graded question, as the quiz API's ``numbers`` gives them: the
+    layouts (``samples``) and their seed, the rule, and each option's expected points,
+    loss against the best, their standard errors and its verdict."""
+    return {
+        "samples": graded.layouts,
         "seed": seed,
-        "tolerance": f"max({MIN_TOLERANCE}, 2 × standard error of the loss)",
+        "target_se": precision.target_se,
+        "tolerance": (
+            f"right: the best, or within {precision.equal_band} of it and sure to lose at most "
+            f"{precision.max_accepted}; wrong: sure to lose at least {precision.margin} "
+            f"(each beyond {precision.z:g} standard errors of the loss)"
+        ),
         "options": [
             {
-                "option": label,
-                "expected_points": round(values[label].mean, 3),
-                "standard_error": round(values[label].se, 3),
-                "loss": round(losses[label][0], 3),
-                "loss_se": round(losses[label][1], 3),
-                "accepted": label in accepted,
+                "option": o.label,
+                "expected_points": round(o.mean, 3),
+                "standard_error": round(o.se, 3),
+                "loss": round(o.loss, 3),
+                "loss_se": round(o.loss_se, 3),
+                "accepted": o.verdict in (BEST, EQUAL),
+                "verdict": o.verdict,
             }
-            for label in order
+            for o in graded.options
         ],
     }
-    return best, accepted, numbers, losses
+
+
+def _figures(graded: Graded, words: Callable[[str], str]) -> str:
+    """Every option's value ± its standard error, the best first."""
+    ranked = sorted(graded.options, key=lambda o: -o.mean)
+    return "; ".join(f"{words(o.label)} {o.mean:+.2f} ± {o.se:.2f}" for o in ranked)
+
+
+def _grading_words(graded: Graded, words: Callable[[str], str], precision: Precision) -> str:
+    """How the options were graded and which are equal, in words."""
+    text = (
+        f"The same {graded.layouts:,} deals were used for every option, enough for each "
+        f"option's loss against the best to be known to within {precision.target_se:.2f} "
+        f"points (one standard error)."
+    )
+    equal = [o for o in graded.options if o.verdict == EQUAL]
+    if equal:
+        names = and_list([words(graded.best), *(words(o.label) for o in equal)])
+        gaps = and_list(
+            [
+                f"{words(o.label)} the same in every deal"
+                if o.loss_se == 0 and o.loss == 0
+                else f"{words(o.label)} {o.loss:.2f} ± {o.loss_se:.2f} less"
+                for o in equal
+            ]
+        )
+        text += (
+            f" {capital(names)} are equally good ({gaps}): within the "
+            f"{precision.equal_band:.2f} points that count as equal, so each is marked right."
+        )
+    text += (
+        f" Every option marked wrong gives up at least {precision.margin:.2f} points, beyond "
+        f"three standard errors."
+    )
+    return text
+
+
+def _shares(o: Any) -> str:
+    return (
+        f" Give or take {o.loss_se:.2f}; it scores less in {o.worse_in:.0%} of the deals "
+        f"and more in {o.better_in:.0%}."
+    )
 
 
 def _graded_draft(
     kind: str,
     prompt: str,
     position: dict[str, Any],
-    order: list[str],
-    best: str,
-    accepted: list[str],
+    graded: Graded,
+    seed: int,
+    precision: Precision,
     explanation: str,
-    losses: dict[str, tuple[float, float]],
-    numbers: dict[str, Any],
-    words: Callable[[str], str],
+    why_wrong: Callable[[str], str],
 ) -> Draft:
-    """A question graded by expected points: one choice to make among ``order``, any
-    accepted one right, each other one told what it gives up (``words`` names it)."""
+    """A question graded by expected points: one choice to make among the options, the
+    accepted ones right, each one marked wrong told what it gives up (``why_wrong``)."""
+    order = [o.label for o in graded.options]
+    feedback = {
+        o.label: why_wrong(o.label) + _shares(o) for o in graded.options if o.verdict == WORSE
+    }
     return Draft(
         kind=kind,
         prompt=prompt,
@@ -183,30 +212,47 @@ def _graded_draft(
         choices=order,
         multiple=False,
         grading=Grading(
-            answer=[best],
-            accepted=accepted,
+            answer=[graded.best],
+            accepted=graded.accepted,
             explanation=explanation,
-            feedback=_feedback(order, accepted, losses, words),
-            numbers=numbers,
+            feedback=feedback,
+            numbers=graded_numbers(graded, seed, precision),
         ),
     )
 
 
-def _feedback(
-    order: list[str],
-    accepted: list[str],
-    losses: dict[str, tuple[float, float]],
-    words: Callable[[str], str],
-) -> dict[str, str]:
-    feedback = {}
-    for label in order:
-        loss, se = losses[label]
-        if label not in accepted:
-            feedback[label] = (
-                f"{words(label)[0].upper() + words(label)[1:]} gives up {loss:.2f} points a "
-                f"hand on average (give or take {se:.2f})."
-            )
-    return feedback
+def _call_measure(state: HandState, seat: Seat) -> Measure:
+    """Values of ``seat``'s calls, a batch of layouts at a time (one solver cache for all)."""
+    solvers: SolverCache = {}
+
+    def measure(count: int, layouts: random.Random) -> dict[str, OptionValue]:
+        values = call_foresight(state, seat, count, layouts, standard_policy, solvers)
+        return _labelled(values, call_label)
+
+    return measure
+
+
+def _discard_measure(state: HandState) -> Measure:
+    """Values of the dealer's discards, a batch of layouts at a time."""
+    solvers: SolverCache = {}
+
+    def measure(count: int, layouts: random.Random) -> dict[str, OptionValue]:
+        return _labelled(discard_foresight(state, count, layouts, solvers), str)
+
+    return measure
+
+
+def _card_measure(state: HandState, seat: Seat, solvers: SolverCache) -> Measure:
+    """Values of ``seat``'s legal cards, a batch of layouts at a time."""
+
+    def measure(count: int, layouts: random.Random) -> dict[str, OptionValue]:
+        return _labelled(card_foresight(state, seat, count, layouts, solvers), str)
+
+    return measure
+
+
+def _labelled(values: dict[Any, OptionValue], name: Callable[[Any], str]) -> dict[str, OptionValue]:
+    return {name(key): value for key, value in values.items()}
 
 
 # -- calls ---------------------------------------------------------------------------------
@@ -250,43 +296,52 @@ def call_question(rng: random.Random, level: int) -> Draft:
         passes = 7 if roll < 0.4 else rng.randrange(0, 7)
     defend = rules.defend_alone and level >= 2 and rng.random() < 0.4
     while True:
-        if defend:
-            state = _defend_state(rng, rules, dealer)
-        else:
-            state = _fresh_state(rng, rules, dealer)
-            for _ in range(passes):
-                state.apply(Call("pass"))
-        seat = state.current_seat
-        assert seat is not None
-        hand = [c for c in state.hands[seat] if c is not None]
-        if level == 3 and not defend and passes < 4:
-            # The alone decisions: a hand with three trumps or more in the upcard's suit.
-            trumps = [c for c in hand if c.suit is state.upcard.suit]
-            if len(trumps) < 3:
-                continue
-        break
-    actions = state.legal_actions()
-    order = [call_label(a) for a in actions]
-    by_label: dict[str, Action] = dict(zip(order, actions, strict=True))
-    grading_seed = rng.getrandbits(64)
-    values = call_foresight(state, seat, SAMPLES, random.Random(grading_seed), standard_policy)
-    labelled = {label: values[by_label[label]] for label in order}
-    best, accepted, numbers, losses = grade_options(labelled, order, grading_seed)
-
-    ranked = sorted(order, key=lambda label: -labelled[label].mean)
-    figures = "; ".join(f"{call_words(label)} {labelled[label].mean:+.2f}" for label in ranked)
+        state, seat = _call_state(rng, rules, dealer, passes, defend, level)
+        actions = state.legal_actions()
+        order = [call_label(a) for a in actions]
+        by_label: dict[str, Action] = dict(zip(order, actions, strict=True))
+        verified = _verified(_call_measure(state, seat), order, rng, PRECISION)
+        if verified is not None and any(o.verdict == WORSE for o in verified[0].options):
+            break  # graded clearly, and some call is wrong: something to learn
+    assert verified is not None
+    graded, grading_seed = verified
+    best = graded.best
+    hand = [c for c in state.hands[seat] if c is not None]
     explanation = (
-        f"Over {SAMPLES} deals of the cards you cannot see, each played out (the rest of the "
-        f"auction by the standard policy, the cards double dummy), {call_words(best)} is "
-        f"worth the most: {figures} points a hand for your side. Every call within "
-        f"{MIN_TOLERANCE} points of the best (or twice its sampling error) counts as right. "
-        f"{SCORE_TEXT}"
+        f"Over {graded.layouts:,} deals of the cards you cannot see, each played out (the "
+        f"rest of the auction by the standard policy, the cards double dummy), "
+        f"{call_words(best)} is worth the most. Points a hand for your side, ± one standard "
+        f"error: {_figures(graded, call_words)}. {_grading_words(graded, call_words, PRECISION)}"
     )
+    strain = _strain_of(by_label[best], state)
+    if isinstance(strain, Suit):
+        cards = list(hand)
+        if best.startswith("order_up") and seat is state.dealer:
+            cards.append(state.upcard)
+        explanation += (
+            f" With {strain.plural} trump you hold {_lower(describe_hand(cards, strain))}."
+        )
     bot_action, reason = decide_with_reason(observe(state, seat))
     explanation += f" The Normal computer player would choose {call_words(call_label(bot_action))}"
-    explanation += f": {reason[0].lower() + reason[1:]}" if reason else "."
+    explanation += f": {_lower(reason)}" if reason else "."
     if not explanation.endswith("."):
         explanation += "."
+    explanation += f" {SCORE_TEXT}"
+
+    def why_wrong(label: str) -> str:
+        o, top = graded.option(label), graded.option(best)
+        return explain_call(
+            chosen=label,
+            best=best,
+            chosen_ev=o.mean,
+            best_ev=top.mean,
+            loss=o.loss,
+            samples=graded.layouts,
+            hand=hand,
+            upcard=state.upcard,
+            gets_upcard=seat is state.dealer,
+            best_strain=strain,
+        )
 
     if state.phase is Phase.DEFEND:
         assert state.maker is not None
@@ -318,7 +373,7 @@ def call_question(rng: random.Random, level: int) -> Draft:
         else f"{table_words(rules)} The score is 0–0. {dealer.word} dealt and turned up "
         f"{the(state.upcard)}. You are {seat.word}. "
     )
-    prompt += f"{auction_story(state.auction)} {round_text} What do you call?"
+    prompt += f"{auction_story(state.auction)} {round_text} What do you call? {VALUE_TEXT}"
     position: dict[str, Any] = {
         "rules": rules_json(rules, *RULE_OPTIONS),
         "dealer": dealer.value,
@@ -329,8 +384,44 @@ def call_question(rng: random.Random, level: int) -> Draft:
         "score": {"NS": 0, "EW": 0},
     }
     return _graded_draft(
-        "call", prompt, position, order, best, accepted, explanation, losses, numbers, call_words
+        "call", prompt, position, graded, grading_seed, PRECISION, explanation, why_wrong
     )
+
+
+def _call_state(
+    rng: random.Random, rules: Rules, dealer: Seat, passes: int, defend: bool, level: int
+) -> tuple[HandState, Seat]:
+    """A bidding decision of the kind drawn: after ``passes`` passes, or the first
+    defender's choice to defend alone; at level 3 in round one, a hand of three trumps or
+    more in the upcard's suit (the alone decisions)."""
+    while True:
+        if defend:
+            state = _defend_state(rng, rules, dealer)
+        else:
+            state = _fresh_state(rng, rules, dealer)
+            for _ in range(passes):
+                state.apply(Call("pass"))
+        seat = state.current_seat
+        assert seat is not None
+        hand = [c for c in state.hands[seat] if c is not None]
+        if level == 3 and not defend and passes < 4:
+            trumps = [c for c in hand if c.suit is state.upcard.suit]
+            if len(trumps) < 3:
+                continue
+        return state, seat
+
+
+def _strain_of(action: Action, state: HandState) -> Suit | None:
+    """The trump suit a call makes, if it makes one."""
+    if isinstance(action, Call) and action.kind == "order_up":
+        return state.upcard.suit
+    if isinstance(action, Call) and action.kind == "name" and isinstance(action.suit, Suit):
+        return action.suit
+    return None
+
+
+def _lower(text: str) -> str:
+    return text[0].lower() + text[1:] if text else text
 
 
 # -- the best card -------------------------------------------------------------------------
@@ -345,45 +436,49 @@ def _card_decision(state: HandState, level: int) -> bool:
 
 
 def best_card_question(rng: random.Random, level: int) -> Draft:
-    """Which card should you play? Only positions where one card is clearly best:
-    ``CLEAR_MARGIN`` points or more ahead of the second best."""
+    """Which card should you play? Only positions where the best card (with any card equal
+    to it) beats every other by :data:`CLEAR_MARGIN` points or more, beyond three standard
+    errors, graded to :data:`PRECISION`."""
     rules = PRESETS["standard"]
+    precision = PRECISION.with_margin(CLEAR_MARGIN)
     grading_rng = random.Random(rng.getrandbits(64))
     while True:
         trump = rng.choice(list(Suit))
         lone = level == 3 and rng.random() < 0.3
         state = start_hand(rng, rules, trump, rng.choice(list(Seat)), alone=lone)
+        solvers: SolverCache = {}
         while state.phase is Phase.PLAY:
             seat = state.current_seat
             assert seat is not None
             if _card_decision(state, level):
-                seed = grading_rng.getrandbits(64)
-                values = card_foresight(state, seat, SAMPLES, random.Random(seed))
-                means = sorted((v.mean for v in values.values()), reverse=True)
-                if means[0] - means[1] >= CLEAR_MARGIN:
-                    return _best_card_draft(state, seat, trump, values, seed)
+                order = [str(c) for c in sort_cards(list(state.legal_cards(seat))) if c]
+
+                measure = _card_measure(state.copy(), seat, solvers)
+                verified = _verified(measure, order, grading_rng, precision)
+                if verified is not None and any(o.verdict == WORSE for o in verified[0].options):
+                    return _best_card_draft(state, seat, trump, *verified, precision)
             state.apply(standard_policy(state, seat))
 
 
 def _best_card_draft(
-    state: HandState, seat: Seat, trump: Suit, values: dict[Card, OptionValue], seed: int
+    state: HandState, seat: Seat, trump: Suit, graded: Graded, seed: int, precision: Precision
 ) -> Draft:
-    legal = state.legal_cards(seat)
-    order = [str(c) for c in sort_cards(list(legal)) if c is not None]
-    labelled = {str(card): value for card, value in values.items()}
-    best, accepted, numbers, losses = grade_options(labelled, order, seed)
-    ranked = sorted(order, key=lambda label: -labelled[label].mean)
-    second = ranked[1]
+    best = graded.best
+
+    def card_words(label: str) -> str:
+        return f"the {short_name(parse_card(label), trump)}"
+
     hand = [c for c in sort_cards(list(state.hands[seat])) if c is not None]
     trick = state.current_trick
     cards = list(trick.cards) if trick is not None else []
+    top = [o for o in graded.options if o.verdict == WORSE]
+    least = min(o.worse_in for o in top)
     explanation = (
-        f"Over {SAMPLES} deals of the cards you cannot see that agree with the play so far, "
-        f"each played out double dummy, {the(parse_card(best))} is worth "
-        f"{labelled[best].mean:+.2f} points a hand for your side and the next best, "
-        f"{the(parse_card(second))}, {labelled[second].mean:+.2f}. Every "
-        f"card within {MIN_TOLERANCE} points of the best (or twice its sampling error) counts "
-        f"as right."
+        f"Over {graded.layouts:,} deals of the cards you cannot see that agree with the play "
+        f"so far, each played out double dummy, {card_words(best)} is worth the most. Points "
+        f"a hand for your side, ± one standard error: {_figures(graded, card_words)}. "
+        f"{_grading_words(graded, card_words, precision)} Every card marked wrong does worse "
+        f"than {card_words(best)} in at least {least:.0%} of the deals. {SCORE_TEXT}"
     )
     assert state.maker is not None
     so_far = "You lead this trick." if not cards else "The trick so far: " + trick_text(cards) + "."
@@ -393,10 +488,11 @@ def _best_card_draft(
         else ""
     )
     prompt = (
-        f"{trump_sentence(trump)} {state.maker.word} named them.{lone} You are {seat.word}. "
+        f"{table_words(state.rules)} The score is 0–0. {trump_sentence(trump)} "
+        f"{state.maker.word} named them.{lone} You are {seat.word}. "
         f"Tricks so far: your side {state.tricks_won[seat.team]}, the other side "
         f"{state.tricks_won[seat.team.other]}. {so_far} The whole hand so far is in the "
-        f"record. Which card do you play?"
+        f"record. Which card do you play? {VALUE_TEXT}"
     )
     position: dict[str, Any] = {
         "rules": rules_json(state.rules),
@@ -406,20 +502,26 @@ def _best_card_draft(
         "hand": [str(c) for c in hand],
         "trick": [[s.value, str(c)] for s, c in cards],
         "record": record_from_state(state.seen_by(seat)),
+        "score": {"NS": 0, "EW": 0},
     }
     if state.alone:
         position["alone"] = state.maker.value
+
+    def why_wrong(label: str) -> str:
+        return explain_card(
+            kind="play",
+            seat=seat,
+            chosen=parse_card(label),
+            best=parse_card(best),
+            loss=graded.option(label).loss,
+            samples=graded.layouts,
+            trump=trump,
+            chosen_line=None,
+            best_line=None,
+        )
+
     return _graded_draft(
-        "best_card",
-        prompt,
-        position,
-        order,
-        best,
-        accepted,
-        explanation,
-        losses,
-        numbers,
-        lambda label: f"playing {the(parse_card(label))}",
+        "best_card", prompt, position, graded, seed, precision, explanation, why_wrong
     )
 
 
@@ -464,23 +566,25 @@ def discard_question(rng: random.Random, level: int) -> Draft:
             state.apply(standard_policy(state, state.current_seat))
         if state.phase is not Phase.DISCARD:
             continue
-        seed = grading_rng.getrandbits(64)
-        values = discard_foresight(state, SAMPLES, random.Random(seed))
-        labelled = {str(card): value for card, value in values.items()}
         hand = [c for c in sort_cards(list(state.hands[dealer])) if c is not None]
         order = [str(c) for c in hand]
-        best, accepted, numbers, losses = grade_options(labelled, order, seed)
-        if len(accepted) == len(order):
-            continue  # every discard is as good as the best: nothing to learn here
+        verified = _verified(_discard_measure(state), order, grading_rng, PRECISION)
+        if verified is None or not any(o.verdict == WORSE for o in verified[0].options):
+            continue  # unclear, or every discard as good as the best: nothing to learn here
         break
+    assert verified is not None
+    graded, seed = verified
+    best = graded.best
     trump = state.upcard.suit
-    ranked = sorted(order, key=lambda label: -labelled[label].mean)
-    figures = "; ".join(f"{the(parse_card(label))} {labelled[label].mean:+.2f}" for label in ranked)
+
+    def discard_words(label: str) -> str:
+        return f"discarding the {short_name(parse_card(label), trump)}"
+
     explanation = (
-        f"Over {SAMPLES} deals of the cards you cannot see, each played out double dummy, "
-        f"discarding {the(parse_card(best))} is worth the most: {figures} points a hand for "
-        f"your side. Every discard within {MIN_TOLERANCE} points of the best (or twice its "
-        f"sampling error) counts as right. {SCORE_TEXT}"
+        f"Over {graded.layouts:,} deals of the cards you cannot see, each played out double "
+        f"dummy, {discard_words(best)} is worth the most. Points a hand for your side, ± one "
+        f"standard error: {_figures(graded, discard_words)}. "
+        f"{_grading_words(graded, discard_words, PRECISION)}"
     )
     void = [
         s
@@ -494,6 +598,7 @@ def discard_question(rng: random.Random, level: int) -> Draft:
             f" Throwing away your only {void[0].plural[:-1]} leaves you void in "
             f"{void[0].plural}, free to trump them."
         )
+    explanation += f" {SCORE_TEXT}"
     passes = [seat.word for seat, call in state.auction if call.kind == "pass"]
     if orderer is dealer:
         bidding = f"{', '.join(passes)} passed and you picked it up"
@@ -517,7 +622,7 @@ def discard_question(rng: random.Random, level: int) -> Draft:
         f"{table_words(rules)} The score is 0–0. You are {dealer.word}, the dealer, and "
         f"turned up {the(state.upcard)}.{farmer} {bidding}. {trump.plural.capitalize()} are "
         f"trump and {the(state.upcard)} joins your hand. You hold six cards: which one do "
-        f"you discard?"
+        f"you discard? {VALUE_TEXT}"
     )
     position: dict[str, Any] = {
         "rules": rules_json(rules, *RULE_OPTIONS),
@@ -532,15 +637,20 @@ def discard_question(rng: random.Random, level: int) -> Draft:
     }
     if state.defender_alone is not None:
         position["defender_alone"] = state.defender_alone.value
+
+    def why_wrong(label: str) -> str:
+        return explain_card(
+            kind="discard",
+            seat=dealer,
+            chosen=parse_card(label),
+            best=parse_card(best),
+            loss=graded.option(label).loss,
+            samples=graded.layouts,
+            trump=trump,
+            chosen_line=None,
+            best_line=None,
+        )
+
     return _graded_draft(
-        "discard",
-        prompt,
-        position,
-        order,
-        best,
-        accepted,
-        explanation,
-        losses,
-        numbers,
-        lambda label: f"discarding {the(parse_card(label))}",
+        "discard", prompt, position, graded, seed, PRECISION, explanation, why_wrong
     )

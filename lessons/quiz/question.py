@@ -41,6 +41,10 @@ class Grading:
     that choice is answered wrongly (or, in a ``multiple`` question, wrongly left out)."""
     numbers: dict[str, Any] | None = None
     """The figures behind a graded call or card: expected points of each option, samples."""
+    pick: int | None = None
+    """For a ``multiple`` question whose right answer is any ``pick`` of the ``accepted``
+    choices rather than all of them: a farmer's hand holding four eligible cards swaps any
+    three. ``answer`` is then one such pick."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -49,6 +53,7 @@ class Grading:
             "explanation": self.explanation,
             "feedback": dict(self.feedback),
             "numbers": self.numbers,
+            "pick": self.pick,
         }
 
     @classmethod
@@ -59,6 +64,7 @@ class Grading:
             explanation=str(data["explanation"]),
             feedback=dict(data.get("feedback") or {}),
             numbers=data.get("numbers"),
+            pick=data.get("pick"),
         )
 
 

@@ -38,8 +38,8 @@ class Skill:
     """Each kind this skill asks, with its generator; a question's kind is drawn evenly."""
     sampled: bool = False
     """Its questions are graded by playing every option out over sampled layouts of the
-    unseen cards (``judgement``): tens of milliseconds to make, where the others take a
-    fraction of one."""
+    unseen cards until the answer is known to a precision (``judgement``): seconds to
+    make, where the others take a fraction of a millisecond."""
 
 
 def _left(maker: Callable[..., Draft]) -> Maker:

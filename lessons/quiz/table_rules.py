@@ -27,9 +27,11 @@ __all__ = [
     "explain_points",
     "lead_state",
     "leader_question",
+    "lone_lead_text",
     "points_question",
     "points_scored",
     "rules_json",
+    "scoring_text",
 ]
 
 
@@ -66,6 +68,13 @@ def lead_state(
     if state.phase is Phase.DISCARD:
         state.apply(Discard(cast(Card, state.hands[dealer][0])))
     return state
+
+
+def lone_lead_text(rules: Rules) -> str:
+    """Who leads the first trick of a lone hand at this table, as a question states it."""
+    if rules.lone_lead == "left_of_maker":
+        return "the first lead of a lone hand goes to the lone maker's left"
+    return "the first lead of a lone hand goes to the first seat playing on the dealer's left"
 
 
 def explain_lead(state: HandState) -> Explanation:
@@ -128,12 +137,9 @@ def leader_question(rng: random.Random, level: int) -> Draft:
     if defender is not None:
         position["defender_alone"] = defender.value
         facts.append(f"{defender.word} defends alone ({defender.partner.word} sits out)")
-    lead_rule = (
-        "the first lead of a lone hand goes to the lone maker's left"
-        if lone_lead == "left_of_maker"
-        else "the first lead of a lone hand goes to the first seat playing on the dealer's left"
+    prompt = (
+        ". ".join(facts) + f". At this table {lone_lead_text(rules)}. Who leads the first trick?"
     )
-    prompt = ". ".join(facts) + f". At this table {lead_rule}. Who leads the first trick?"
     why = explain_lead(state)
     return Draft(
         kind="leader",
@@ -247,16 +253,10 @@ def points_question(rng: random.Random, level: int) -> Draft:
     facts += f". {team_word(makers)}, the makers, took {tricks} trick" + (
         "" if tricks == 1 else "s"
     )
-    p = rules.points
-    table = (
-        f"Scoring at this table: make {p.make}, march {p.march}, lone march {p.lone_march}, "
-        f"euchre {p.euchre}, lone maker euchred {p.lone_maker_euchred}"
+    prompt = (
+        f"{facts}. Scoring at this table: {scoring_text(rules)}. "
+        "Which side scores, and how many points?"
     )
-    if rules.defend_alone:
-        table += f", lone defender's euchre {p.lone_defender_euchre}"
-    if rules.no_trump:
-        table += f", no-trump make {p.no_trump_make}"
-    prompt = f"{facts}. {table}. Which side scores, and how many points?"
 
     choices = [f"{team.value} {v}" for team in (makers, makers.other) for v in _point_values(rules)]
     choices = sorted(set(choices) | {answer}, key=lambda c: (c[:2], int(c[3:])))
@@ -279,6 +279,15 @@ def points_question(rng: random.Random, level: int) -> Draft:
             answer=[answer], accepted=[answer], explanation=why.text, feedback=why.feedback
         ),
     )
+
+
+def scoring_text(rules: Rules) -> str:
+    """The points of every result these rules can give, as a points question states them:
+    the rules page's scoring, with the no-trump make where no-trump is played."""
+    text = dict(rules.describe())["Scoring"]
+    if rules.no_trump:
+        text += f", no-trump make {rules.points.no_trump_make}"
+    return text
 
 
 def explain_points(

@@ -222,7 +222,7 @@ def effective_suit_question(rng: random.Random, level: int, *, focus_left: bool)
     position["card"] = str(card)
     if trump is None:
         position["rules"] = {"preset": "no-trump"}
-    prompt = f"{trump_sentence(trump)} Which suit does {the(card)} ({card}) belong to in play?"
+    prompt = f"{trump_sentence(trump)} Which suit does {the(card)} belong to in play?"
     return Draft(
         kind="effective_suit",
         prompt=prompt,
@@ -451,6 +451,11 @@ def explain_trick(trick: Trick, trump: Suit | None) -> Explanation:
                 f"{what_it_is(winner, trump)} is a trump."
                 if winner in trumps
                 else f"{the(winner)} ranks higher."
+            )
+        elif trump is None:
+            why = (
+                f"{capital(the(card))} does not follow {led.plural}, and at no-trump no "
+                "other suit can win the trick."
             )
         else:
             why = (

@@ -94,7 +94,9 @@ def test_a_token_of_a_deactivated_user_is_refused(owner: User) -> None:
     assert token_client(key).get("/api/v1/me/").status_code == 401
 
 
-def test_the_last_use_is_recorded_to_the_minute(owner: User) -> None:
+def test_the_last_use_is_recorded_to_the_minute(
+    owner: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
     token, key = ApiToken.objects.issue(owner, "script")
     assert token.last_used is None
     client = token_client(key)
@@ -105,10 +107,40 @@ def test_the_last_use_is_recorded_to_the_minute(owner: User) -> None:
     with CaptureQueriesContext(connection) as queries:
         client.get("/api/v1/me/")
     assert not any(q["sql"].startswith("UPDATE") for q in queries.captured_queries)
-    ApiToken.objects.filter(pk=token.pk).update(last_used=first - timedelta(minutes=2))
+    later = first + timedelta(minutes=2)
+    monkeypatch.setattr("accounts.models.dj_timezone.now", lambda: later)
     client.get("/api/v1/me/")
     token.refresh_from_db()
-    assert token.last_used is not None and token.last_used > first - timedelta(minutes=1)
+    assert token.last_used == later
+
+
+def test_a_token_in_use_is_read_from_the_cache(owner: User) -> None:
+    _, key = ApiToken.objects.issue(owner, "script")
+    client = token_client(key)
+    assert client.get("/api/v1/me/").status_code == 200
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get("/api/v1/me/").status_code == 200
+    tables = " ".join(q["sql"] for q in queries.captured_queries)
+    assert "accounts_apitoken" not in tables and "accounts_user" not in tables, tables
+
+
+def test_a_cached_token_is_refused_as_soon_as_it_is_revoked(owner: User) -> None:
+    token, key = ApiToken.objects.issue(owner, "script")
+    client = token_client(key)
+    assert client.get("/api/v1/me/").status_code == 200
+    token.delete()
+    assert client.get("/api/v1/me/").status_code == 401
+
+
+def test_a_cached_token_is_refused_as_soon_as_its_user_is_deactivated(owner: User) -> None:
+    _, key = ApiToken.objects.issue(owner, "script")
+    client = token_client(key)
+    assert client.get("/api/v1/me/").status_code == 200
+    owner.is_active = False
+    owner.save()
+    assert client.get("/api/v1/me/").status_code == 401
+    owner.delete()
+    assert client.get("/api/v1/me/").status_code == 401
 
 
 def test_the_key_is_never_logged(owner: User, caplog: pytest.LogCaptureFixture) -> None:

@@ -41,7 +41,11 @@ def test_the_owner_sees_the_queued_analysis_of_a_new_hand(
     job = hand.analysis_jobs.get()
     assert body["id"] == job.pk and body["hand"] == hand.pk
     assert (body["status"], body["queue"], body["result"]) == ("queued", "interactive", None)
-    assert body["params"] == body["current_params"] == {"samples": 400, "seed": 0}
+    assert (
+        body["params"]
+        == body["current_params"]
+        == {"samples": 400, "seed": 0, "sampler": "auction-v1"}
+    )
     assert body["solver_version"] == body["current_solver_version"] == SOLVER_VERSION
     assert body["shown"] is False  # no review done yet
     assert body["progress"] == {"done": 0, "total": None}
@@ -108,9 +112,16 @@ def test_asking_with_new_parameters_queues_a_new_analysis(
     response = post(client, hand, {"params": {"samples": 500, "seed": 7}})
     assert response.status_code == 202
     body = response.json()
-    assert body["params"] == {"samples": 500, "seed": 7} and body["status"] == "queued"
+    assert (
+        body["params"] == {"samples": 500, "seed": 7, "sampler": "auction-v1"}
+        and body["status"] == "queued"
+    )
     assert hand.analysis_jobs.count() == 2
     assert client.get(url(hand)).json()["id"] == body["id"]  # the latest is shown
+    # The old sampler stays selectable, for comparison: another analysis again.
+    uniform = post(client, hand, {"params": {"samples": 500, "seed": 7, "sampler": "uniform"}})
+    assert uniform.status_code == 202 and uniform.json()["params"]["sampler"] == "uniform"
+    assert hand.analysis_jobs.count() == 3
 
 
 def test_asking_again_with_the_same_parameters_gives_the_same_analysis(
@@ -147,6 +158,7 @@ def test_an_identical_hand_of_another_owner_gives_the_one_review_at_once(
         ({"params": {"seed": 1.5}}, "seed: expected a whole number"),
         ({"params": {"seed": 10**30}}, "seed: expected a whole number of at most 18 digits"),
         ({"params": {"sample": 10}}, "unknown parameter 'sample'"),
+        ({"params": {"sampler": "psychic"}}, "sampler: expected one of 'auction-v1', 'uniform'"),
     ],
 )
 def test_bad_parameters_are_refused_with_the_message(

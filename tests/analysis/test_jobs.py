@@ -66,7 +66,7 @@ def test_a_new_hand_is_kept_canonical_and_its_analysis_is_queued_on_commit(
     assert (job.status, job.queue, job.params) == (
         "queued",
         "interactive",
-        {"samples": 400, "seed": 0},
+        {"samples": 400, "seed": 0, "sampler": "auction-v1"},
     )
     assert job.solver_version == SOLVER_VERSION
     assert sent == [Sent(job.pk, "interactive")]
@@ -673,3 +673,22 @@ def test_the_jobs_of_a_record_go_with_the_last_hand_of_it(
     stranger.delete()  # his hands go with him
     assert not AnalysisJob.objects.exists()
     assert AnalysisResult.objects.count() == 1  # the review stays, as the cache
+
+
+def test_a_review_is_stored_with_the_count_of_each_of_its_marks(
+    owner: User, fake_review: FakeReview, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    marks = [BLUNDER, INACCURACY, BLUNDER, None]
+    original = fake_review.__call__
+
+    def with_marks(*args: Any, **kwargs: Any) -> Review:
+        review = original(*args, **kwargs)
+        marked = tuple(replace(d, mark=m) for d, m in zip(review.decisions, marks, strict=True))
+        return replace(review, decisions=marked)
+
+    monkeypatch.setattr(models, "review_hand", with_marks)
+    job = job_of(make_hand(owner))
+    job.run("worker@one")
+    job.refresh_from_db()
+    assert job.result is not None
+    assert job.result.mark_counts == {"blunder": 2, "inaccuracy": 1}

@@ -11,7 +11,7 @@ from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 
 from accounts.models import User
-from analysis.models import AnalysisJob, params_key
+from analysis.models import AnalysisJob, AnalysisResult, params_key
 from analysis.solver.hindsight import dd_table
 from analysis.solver.review import SOLVER_VERSION, Review, ReviewParams, review_hand
 from games.engine.record import parse_record
@@ -89,3 +89,32 @@ def test_the_jobs_of_identical_hands_become_one_and_every_review_stays() -> None
 
     executor.loader.build_graph()
     executor.migrate(executor.loader.graph.leaf_nodes())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_marks_of_every_stored_review_are_counted_beside_it() -> None:
+    before = [("analysis", "0008_analysisjob_announced")]
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    OldResult = executor.loader.project_state(before).apps.get_model("analysis", "AnalysisResult")
+    review = {
+        "result": {},
+        "decisions": [
+            {"seat": "N", "mark": "??", "class": "blunder"},
+            {"seat": "E", "mark": "?!", "class": "inaccuracy"},
+            {"seat": "S", "mark": "??", "class": "blunder"},
+            {"seat": "W", "mark": None, "class": None},
+        ],
+    }
+    marked = OldResult.objects.create(
+        record_hash="a" * 64, params_key="{}", solver_version="4", review=review, seconds=1
+    )
+    clean = OldResult.objects.create(
+        record_hash="b" * 64, params_key="{}", solver_version="4", review={}, seconds=1
+    )
+
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())
+
+    counts = dict(AnalysisResult.objects.values_list("pk", "mark_counts"))
+    assert counts == {marked.pk: {"blunder": 2, "inaccuracy": 1}, clean.pk: {}}

@@ -154,7 +154,7 @@ def test_sweep_jobs_command_says_what_it_did(
 
 
 def test_beat_sends_the_sweep_every_half_minute_to_its_own_queue() -> None:
-    [entry] = celery_app.conf.beat_schedule.values()
+    entry = celery_app.conf.beat_schedule["sweep-analysis-jobs"]
     assert entry["task"] in celery_app.tasks
     assert entry["task"] == "analysis.tasks.sweep_analysis_jobs"
     assert entry["schedule"] == 30.0
@@ -173,6 +173,7 @@ def test_the_sweep_is_routed_to_its_own_queue_however_it_is_sent() -> None:
         "interactive",
         "bulk",
         "sweep",
+        "tables",
     }
 
 

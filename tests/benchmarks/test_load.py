@@ -179,6 +179,7 @@ def test_the_options_refuse_nonsense_with_a_message(capsys: pytest.CaptureFixtur
         (["--database", "euchre; drop"], "a plain name"),
         (["--database", "postgres"], "name one of its own"),
         (["--skip-load"], "--skip-load goes with --profile"),
+        (["--quiz-pool", "0"], "--quiz-pool must be at least 1"),
     ]:
         with pytest.raises(SystemExit):
             load.parse_options(argv)
@@ -252,6 +253,7 @@ def test_a_tiny_run_measures_every_page_without_an_error_and_cleans_up(tmp_path:
     figures = tmp_path / "load.json"
     argv = _command(postgres, redis, port, name, "--users", "2", "--no-wait-clients", "1")
     argv += ["--warmup", "0.5", "--duration", "2", "--hands", "25", "--json", str(figures)]
+    argv += ["--quiz-pool", "1"]  # the quiz's pools prepared before the runs, one question each
     done = subprocess.run(argv, env=_environment(), capture_output=True, text=True, timeout=600)
 
     assert done.returncode == 0, done.stderr[-3000:]

@@ -106,8 +106,27 @@ def test_a_submission_goes_through_google_classrooms_states(
     submission.return_to_student("  Try the bowers lesson again.  ")
     assert submission.state == Submission.State.RETURNED
     assert submission.comment == "Try the bowers lesson again."
+    # The assignment's one attempt is used, yet a return reopens one: no dead end.
+    assert submission.attempts_left == 1 and submission.allowed_attempts == 2
+    submission.start()
+    assert submission.attempt == 2
+    turn_in(submission)
+    submission.return_to_student("That is final.", reopen=False)
+    assert submission.attempts_left == 0 and not submission.can_start
     with pytest.raises(ClassError, match="every attempt"):
         submission.start()
+
+
+def test_a_return_adds_an_attempt_only_when_none_is_left(
+    assignment: Assignment, owner: User
+) -> None:
+    assignment.attempts = 2
+    assignment.save()
+    submission = assignment.submission_for(owner)
+    submission.start()
+    turn_in(submission)
+    submission.return_to_student("")
+    assert submission.extra_attempts == 0 and submission.attempts_left == 1
 
 
 def test_a_second_attempt_starts_afresh_when_attempts_are_left(
@@ -162,7 +181,7 @@ def test_a_quiz_item_counts_answers_of_its_skill_and_level_after_the_start(
     answer_quiz(owner, "left-bower", 1, right=True)  # beyond the two asked for
     quiz = item_results(submission)[0]
     assert quiz.done and quiz.score == 0.5 and quiz.seconds is not None
-    assert quiz.detail == "1 right of 2 answered (2 to answer)"
+    assert quiz.detail == "2 of 2 questions answered, 1 right"
 
 
 def test_another_students_answers_never_count(assignment: Assignment, owner: User) -> None:
@@ -269,7 +288,7 @@ def test_turned_in_results_are_frozen(assignment: Assignment, owner: User) -> No
     turn_in(submission)
     answer_quiz(owner, "left-bower", 1, right=True)  # after turning in: not counted
     submission.refresh_from_db()
-    assert item_results(submission)[0].detail == "1 right of 1 answered (2 to answer)"
+    assert item_results(submission)[0].detail == "1 of 2 questions answered, 1 right"
 
 
 def test_students_see_only_started_assignments_given_to_them(

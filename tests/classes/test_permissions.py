@@ -167,6 +167,8 @@ TABLE: list[tuple[str, str, dict[str, Any], tuple[Any, ...]]] = [
     ("post", "/classes/{class}/unarchive/", {}, (LOGIN, 404, 404, 404, 404, 302)),
     ("get", "/classes/{class}/students/{student}/", {}, (LOGIN, 404, 404, 404, 404, 200)),
     ("get", "/classes/{class}/students/{outsider}/", {}, (LOGIN, 404, 404, 404, 404, 404)),
+    ("get", "/classes/{class}/students/{student}/stats/", {}, (LOGIN, 404, 404, 404, 404, 200)),
+    ("get", "/classes/{class}/students/{outsider}/stats/", {}, (LOGIN, 404, 404, 404, 404, 404)),
     # A student's hand: the student and their teacher, nobody else (not even a classmate).
     ("get", "/hands/{student_hand}/", {}, (404, 404, 404, 200, 404, 200)),
     (

@@ -26,6 +26,7 @@ from classes.models import (
 from classes.services import turn_in
 from classes.views import SHOWN_SALT
 from lessons.models import QuizQuestion
+from notifications.models import Notification
 from tests.conftest import logs_in, make_user, upload_hand
 
 pytestmark = pytest.mark.django_db
@@ -374,6 +375,91 @@ def test_a_student_does_the_work_and_the_teacher_sees_and_returns_it(
     assert "Returned" in client.get(page_url).content.decode()
 
 
+def test_a_return_reopens_an_attempt_and_both_sides_are_told(
+    assignment: Assignment, owner: User, teacher: User
+) -> None:
+    """With the default single attempt, returned work can be tried again and turned in
+    again; the teacher hears of each turn-in, the student of each return."""
+    assert assignment.attempts == 1
+    client, teacher_client = signed_in(owner), signed_in(teacher)
+    page_url = reverse("classes:assignment", args=[assignment.pk])
+    return_url = reverse("classes:submission_return", args=[assignment.pk, owner.pk])
+    detail_url = reverse("classes:submission_detail", args=[assignment.pk, owner.pk])
+    client.post(reverse("classes:assignment_start", args=[assignment.pk]))
+    client.post(reverse("classes:assignment_turn_in", args=[assignment.pk]))
+    told = Notification.objects.get(recipient=teacher)
+    assert "alice turned in “Week 1” (0%, under the pass mark of 50%)" in told.text
+    assert told.url == detail_url
+
+    form = teacher_client.get(detail_url).content.decode()
+    assert "Let the student try again" in form and "checked" in form
+    response = teacher_client.post(
+        return_url, {"comment": "Read the bowers lesson.", "reopen": "on"}, follow=True
+    )
+    assert "They may try again: attempt 2 of 2." in response.content.decode()
+    note = Notification.objects.get(recipient=owner)
+    assert "returned “Week 1” with a comment: you may try again (attempt 2)" in note.text
+    assert note.url == page_url
+
+    page = client.get(page_url).content.decode()
+    assert "every attempt" not in page and "Start attempt 2" in page
+    client.post(reverse("classes:assignment_start", args=[assignment.pk]))
+    client.post(reverse("classes:assignment_turn_in", args=[assignment.pk]))
+    assert Notification.objects.filter(recipient=teacher).count() == 2
+
+    # Returned as final this time: no attempt left, and the student is told so.
+    teacher_client.post(return_url, {"comment": "Done for now."})
+    assert "it is final" in Notification.objects.filter(recipient=owner).first().text
+    page = client.get(page_url).content.decode()
+    assert "Start attempt" not in page and "returned this as final" in page
+
+
+def test_an_assignment_quiz_ends_after_its_questions_and_leads_back(
+    assignment: Assignment, owner: User
+) -> None:
+    client = signed_in(owner)
+    client.post(reverse("classes:assignment_start", args=[assignment.pk]))
+    quiz = assignment.practice_set.items.get(kind="quiz")
+    assert quiz.questions == 2
+    back = reverse("classes:assignment", args=[assignment.pk])
+    url = reverse("classes:item_open", args=[assignment.pk, quiz.pk])
+    for number in (1, 2):
+        page = client.get(url, follow=True).content.decode()
+        assert f"Question {number} of 2 for “Week 1”." in page
+        question = QuizQuestion.objects.latest("created")
+        wrong = next(
+            c for c in question.payload["choices"] if c not in question.grading["accepted"]
+        )
+        answered = client.post(
+            reverse("lessons:practice_answer", args=[question.public_id]),
+            {"answer": wrong},
+            HTTP_HX_REQUEST="true",
+        ).content.decode()
+        assert f"Answered {number} of 2" in answered
+    # A miss would send the learner to the reviews; the assignment's quiz ends instead.
+    assert "Next question" not in answered
+    assert f'href="{back}" autofocus>Back to the assignment' in answered
+    assert "That was the last of the assignment's 2 questions." in answered
+
+
+def test_the_grid_says_done_in_words_and_flags_scores_under_the_pass_mark(
+    assignment: Assignment, owner: User, teacher: User
+) -> None:
+    client = signed_in(owner)
+    client.post(reverse("classes:assignment_start", args=[assignment.pk]))
+    from tests.classes.test_models import answer_quiz
+
+    answer_quiz(owner, "left-bower", 1, right=False)
+    answer_quiz(owner, "left-bower", 1, right=False)
+    client.post(reverse("classes:assignment_turn_in", args=[assignment.pk]))
+    grid = signed_in(teacher).get(reverse("classes:assignment", args=[assignment.pk]))
+    page = grid.content.decode()
+    assert "✓" not in page
+    assert '<span class="cell-done">Done</span>' in page  # the quiz: done, and 0%
+    assert "0% · under" in page and "under the pass mark" in page
+    assert 'class="table-scroll grid-scroll" tabindex="0" role="region"' in page
+
+
 def test_a_hand_answer_needs_a_card_that_may_be_played_and_a_fresh_page(
     assignment: Assignment, owner: User
 ) -> None:
@@ -441,8 +527,27 @@ def test_the_class_progress_page_shows_mastery_and_common_mistakes(
         question.submit(wrong, owner)
     page = signed_in(teacher).get(reverse("classes:class_progress", args=[classroom.pk]))
     text = page.content.decode()
-    assert "Scoring a hand: the points scored" in text and "3 of 3" in text
+    # A skill that asks one kind of question is named once, not "Scoring a hand: the points
+    # scored" (nor "The best card: the best card").
+    assert '<th scope="row">Scoring a hand</th><td>3 of 3</td>' in text
     assert "Attempted" in text
+
+
+def test_the_class_progress_page_names_the_kind_of_question_where_a_skill_asks_several(
+    classroom: Classroom, teacher: User, owner: User
+) -> None:
+    seed = 0
+    while (question := QuizQuestion.objects.create_generated("left-bower", seed, 1)).kind != (
+        "effective_suit"
+    ):
+        seed += 1
+    question.submit(
+        next(c for c in question.payload["choices"] if c not in question.grading["accepted"]), owner
+    )
+    page = signed_in(teacher).get(reverse("classes:class_progress", args=[classroom.pk]))
+    assert (
+        '<th scope="row">The left bower: the suit a card belongs to</th>' in page.content.decode()
+    )
 
 
 def test_the_api_lists_the_users_classes_by_role(

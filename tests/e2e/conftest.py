@@ -1,11 +1,18 @@
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+AXE_CORE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
+"""axe-core 4.14.1 (npm's ``axe-core``, MPL-2.0), kept here so no test downloads it."""
+AXE_RUN = (
+    "\n;axe.run(document, {resultTypes: ['violations']}).then(r => r.violations"
+    ".map(v => ({id: v.id, nodes: v.nodes.map(n => n.target.join(' '))})))"
+)
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
@@ -46,3 +53,17 @@ def page(browser: Browser) -> Iterator[Page]:
 def artifacts() -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS
+
+
+def axe_violations(page: Page) -> list[str]:
+    """What axe-core finds on the page as it stands, one line a rule: its id and the first
+    elements it names. The script is evaluated through the browser's devtools channel,
+    which the site's Content-Security-Policy does not cover (a script tag would be blocked)."""
+    found: list[dict[str, Any]] = page.evaluate(AXE_CORE.read_text() + AXE_RUN)
+    return [f"{v['id']}: {', '.join(v['nodes'][:5])}" for v in found]
+
+
+@pytest.fixture
+def axe() -> Callable[[Page], list[str]]:
+    """``axe(page)``: axe-core's violations on the page, as ``axe_violations`` words them."""
+    return axe_violations

@@ -11,6 +11,7 @@ from pytest_django.live_server_helper import LiveServer
 
 from accounts.models import User
 from lessons.models import Lesson, QuizQuestion
+from notifications.models import Notification
 from tests.conftest import PASSWORD, upload_hand
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -127,12 +128,56 @@ def test_a_teacher_runs_an_assignment_that_a_student_completes(
     row.get_by_role("link", name="robin").click()
     page.screenshot(path=artifacts / "classes-submission.png", full_page=True)
     page.get_by_label("Comment for the student").fill("Well played: try level 2 next week.")
+    expect(page.get_by_label("Let the student try again")).to_be_checked()
     page.get_by_role("button", name="Return to robin").click()
     expect(page.locator(".messages")).to_contain_text("Returned to robin")
+    expect(page.locator(".messages")).to_contain_text("They may try again: attempt 2 of 2.")
 
     phone.goto(live_server.url + "/classes/")
     expect(phone.locator("body")).to_contain_text("Well played: try level 2 next week.")
     phone.screenshot(path=artifacts / "classes-student-home-phone.png", full_page=True)
+
+    # The return reopened an attempt (the assignment allows one): the student is told,
+    # tries again and turns in again; the teacher is told of each turn-in.
+    assert Notification.objects.filter(recipient__username="robin").count() == 1
+    phone.get_by_role("link", name="Week 1: the bowers").first.click()
+    expect(phone.locator("body")).not_to_contain_text("every attempt")
+    phone.get_by_role("button", name="Start attempt 2").click()
+    expect(phone.locator("#state")).to_have_text("In progress")
+    phone.get_by_role("link", name="Quiz: The left bower, 1 question at level 1").click()
+    expect(phone.locator(".exercise__count")).to_contain_text("Question 1 of 1")
+    question = QuizQuestion.objects.latest("created")
+    for value in question.grading["answer"]:
+        if question.payload["multiple"]:
+            phone.locator(f'input[value="{value}"]').check()
+        else:
+            phone.locator(f'button[value="{value}"]').click()
+    if question.payload["multiple"]:
+        phone.get_by_role("button", name="Check").click()
+    expect(phone.locator("#question")).to_contain_text("That was the last of the assignment's")
+    expect(phone.locator("#question").get_by_role("link", name="Next question")).to_have_count(0)
+    phone.screenshot(path=artifacts / "classes-quiz-end-phone.png", full_page=True)
+    phone.locator("#question").get_by_role("link", name="Back to the assignment").click()
+    phone.get_by_role("button", name="Turn in").click()
+    expect(phone.locator(".messages")).to_contain_text("Turned in: 50%.")
+    assert Notification.objects.filter(recipient__username="ms_lee").count() == 2
+    page.goto(live_server.url + "/notifications/")
+    expect(page.locator("body")).to_contain_text("robin turned in “Week 1: the bowers” (50%")
+    page.go_back()
+    page.goto(live_server.url + "/classes/")
+    page.get_by_role("link", name="Thursday club").click()
+    page.get_by_role("link", name="Week 1: the bowers").first.click()
+    row = page.get_by_role("row").filter(has_text="robin")
+    expect(row).to_contain_text("under the pass mark")
+    page.screenshot(path=artifacts / "classes-teacher-grid-under.png", full_page=True)
+    grid = page.locator(".grid-scroll")
+    last = page.locator(".grid-table thead th").last
+    assert last.bounding_box()["x"] + last.bounding_box()["width"] <= (
+        grid.bounding_box()["x"] + grid.bounding_box()["width"] + 1
+    )  # the last column fits at 1280 px
+    page.set_viewport_size(PHONE)
+    page.screenshot(path=artifacts / "classes-teacher-grid-under-phone.png", full_page=True)
+    page.set_viewport_size({"width": 1280, "height": 900})
     page.goto(live_server.url + "/classes/")
     page.screenshot(path=artifacts / "classes-teacher-home.png", full_page=True)
     page.get_by_role("link", name="Thursday club").click()

@@ -49,7 +49,8 @@ def test_a_teacher_comments_on_a_students_hand_and_the_student_reads_it(
     expect(page.get_by_text("a hand of your student sam")).to_be_visible()
 
     # Step 7 is South's first card, the jack of diamonds; the teacher comments on it.
-    page.locator('.movelist a[aria-label^="Step 7:"]').click()
+    step_7 = page.locator(".movelist a").filter(has_text=": step 7,")
+    step_7.click()
     expect(page.locator(".replay-nav__where")).to_contain_text("Step 7 of 13")
     expect(page.locator("#decision-heading")).to_contain_text("South's card: J♦")
     page.get_by_label("Add a comment on this decision").fill(COMMENT)
@@ -58,9 +59,9 @@ def test_a_teacher_comments_on_a_students_hand_and_the_student_reads_it(
     expect(comments.locator(".comment-item__text")).to_have_text(COMMENT)
     expect(comments.locator(".comment-item__meta")).to_contain_text("mrsmith")
     expect(page.get_by_label("Add a comment on this decision")).to_have_value("")
-    expect(page.locator('.movelist a[aria-label^="Step 7:"] .move__comments')).to_have_text("1")
+    expect(step_7.locator(".move__comments")).to_have_text("1")
     page.reload()
-    expect(page.locator('.movelist a[aria-label^="Step 7:"] .move__comments')).to_have_text("1")
+    expect(step_7.locator(".move__comments")).to_have_text("1")
     shoot(page, artifacts, "comments-teacher-replay")
 
     # The student is told, and the notification opens the hand at that step.

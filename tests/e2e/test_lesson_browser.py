@@ -7,7 +7,13 @@ from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 import lessons.quiz.judgement as judgement
+from analysis.solver.precision import Precision
 from lessons.models import Lesson, QuizQuestion
+
+QUICK = Precision(
+    target_se=1.0, first=16, cap=16, z=1.0, equal_band=0.2, max_accepted=0.6, margin=0.3
+)
+"""One batch of 16 layouts, a loose rule: pages with a graded question, made quickly."""
 
 pytestmark = pytest.mark.browser
 
@@ -102,7 +108,7 @@ def test_an_answered_question_keeps_its_hand_in_view_with_the_answers_marked(
     skill: str,
     width: int,
 ) -> None:
-    monkeypatch.setattr(judgement, "SAMPLES", 8)  # the page, not the grading, is under test
+    monkeypatch.setattr(judgement, "PRECISION", QUICK)  # the page, not the grading, is under test
     page.set_viewport_size({"width": width, "height": 900})
     for _ in range(20):  # a question with a wrong choice to make (not every card legal)
         page.goto(f"{live_server.url}/learn/practice/{skill}/?level=1")

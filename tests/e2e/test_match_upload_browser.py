@@ -23,9 +23,11 @@ pytestmark = pytest.mark.browser
 EGN = Path(__file__).resolve().parents[1] / "fixtures" / "egn"
 DESKTOP = {"width": 1280, "height": 900}
 
+# What sticks out past the screen's right edge, but for what scrolls sideways on purpose:
+# wide tables in their scroll boxes, and the phone header's one-line nav (site.css).
 TOO_WIDE = """() => [...document.querySelectorAll('body *')]
   .filter(e => e.getBoundingClientRect().right > window.innerWidth + 1)
-  .filter(e => !e.closest('.table-scroll'))
+  .filter(e => !e.closest('.table-scroll, .site-header .nav-list'))
   .slice(0, 8)
   .map(e => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right))"""
 
@@ -64,7 +66,7 @@ def test_a_player_uploads_an_annotated_match_names_their_player_and_reads_its_no
     expect(page.get_by_role("heading", level=1)).to_have_text("My hands")
     expect(page.get_by_role("status")).to_contain_text("13 hands stored, 0 were already there.")
     facts = page.locator(".match-info")
-    expect(facts).to_contain_text("2026-05-29T16:30")
+    expect(facts).to_contain_text("29 May 2026, 16:30")  # the file says 2026-05-29T16:30
     expect(facts).to_contain_text("South: Euchrazy1 (you)")
     page.screenshot(path=artifacts / "match-info-desktop.png", full_page=True)
     match = Match.objects.get()
@@ -114,3 +116,31 @@ def test_a_file_line_is_followed_from_where_it_branches_with_its_notes(
     # Nobody was claimed: the page does not say which player the owner was.
     expect(page.locator(".play-heading__meta")).not_to_contain_text("Euchrazy1")
     page.screenshot(path=artifacts / "replay-file-line-desktop.png", full_page=True)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("width", [1280, 390])
+def test_a_matchs_page_draws_its_score_graph_with_links_to_its_hands(
+    live_server: LiveServer, page: Page, artifacts: Path, width: int
+) -> None:
+    from accounts.models import User
+    from tests.conftest import played_record, upload_hand
+
+    page.set_viewport_size({"width": width, "height": 900})
+    log_in(page, live_server)
+    owner = User.objects.get(username="erin")
+    match = Match.objects.create(owner=owner, title="Club night")
+    hands = [
+        upload_hand(owner, played_record(20 + n), title=f"Deal {n}", match=match, number_in_match=n)
+        for n in range(4)
+    ]
+    page.goto(f"{live_server.url}/hands/?match={match.pk}")
+    graph = page.locator("svg#score-graph")
+    expect(graph).to_be_visible()
+    expect(graph.locator("a")).to_have_count(2 * len(hands))
+    page.locator("section.score-graph").screenshot(path=artifacts / f"match-score-{width}.png")
+    page.screenshot(path=artifacts / f"match-page-{width}.png", full_page=True)
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0
+    graph.locator(".chart__series--solid a").nth(1).click()  # hand 2: the start is no link
+    expect(page).to_have_url(re.compile(rf"/hands/{hands[1].pk}/"))

@@ -41,9 +41,11 @@ def upload(page: Page, live_server: LiveServer) -> None:
     page.get_by_role("button", name=re.compile("Upload", re.I)).click()
 
 
+# What sticks out past the screen's right edge, but for what scrolls sideways on purpose:
+# wide tables in their scroll boxes, and the phone header's one-line nav (site.css).
 TOO_WIDE = """() => [...document.querySelectorAll('body *')]
   .filter(e => e.getBoundingClientRect().right > window.innerWidth + 1)
-  .filter(e => !e.closest('.table-scroll'))
+  .filter(e => !e.closest('.table-scroll, .site-header .nav-list'))
   .slice(0, 8)
   .map(e => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right))"""
 
@@ -51,10 +53,6 @@ TOO_WIDE = """() => [...document.querySelectorAll('body *')]
 def too_wide(page: Page) -> list[str]:
     """The elements that stick out on the right, for the failure message."""
     return list(page.evaluate(TOO_WIDE))
-
-
-def step_shown(page: Page) -> int:
-    return int(page.locator("#replay").get_attribute("data-step") or "-1")
 
 
 def test_a_player_uploads_a_hand_and_learns_from_its_review_with_the_keyboard(
@@ -169,4 +167,98 @@ def test_a_player_uploads_a_hand_and_learns_from_its_review_with_the_keyboard(
     whatif.get_by_role("link", name=re.compile("Back to the main line")).click()
     expect(page.locator(".panel--whatif")).to_have_count(0)
     expect(announce).to_contain_text(f"Step {blunder} of 25.")
-    assert step_shown(page) == blunder
+    expect(page.locator("#replay")).to_have_attribute("data-step", str(blunder))
+
+
+def _reviewed_hand(user: User) -> Hand:
+    """A hand whose review is already stored (no worker): the replay tests' real review."""
+    from analysis.models import AnalysisResult
+    from analysis.solver.hindsight import double_dummy
+    from games.engine.record import parse_record
+    from tests.games.replay_hands import review as review_100
+
+    hand, _ = Hand.objects.create_from_record(user, record(), title="Swing hand")
+    job = hand.analysis_jobs.get()
+    result = AnalysisResult.objects.create(
+        record_hash=hand.record_hash,
+        params_key=job.params_key,
+        solver_version=job.solver_version,
+        review=review_100(),
+        dd_table=double_dummy(parse_record(hand.record)).to_json(),
+        seconds=1.0,
+    )
+    AnalysisJob.objects.filter(pk=job.pk).update(status=AnalysisJob.Status.DONE, result=result)
+    return hand
+
+
+@pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_a_dot_of_the_swing_graph_takes_the_replay_to_its_step(
+    live_server: LiveServer, page: Page, artifacts: Path, size: dict[str, int]
+) -> None:
+    user = User.objects.create_user("gwen", "gwen@example.com", PASSWORD)
+    hand = _reviewed_hand(user)
+    page.set_viewport_size(size)
+    page.goto(live_server.url + "/accounts/login/")
+    page.get_by_label("Username").fill("gwen")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    page.goto(live_server.url + reverse("games:hand_review", args=[hand.pk]))
+    graph = page.locator("svg#swing")
+    expect(graph).to_be_visible()
+    dots = graph.locator(".chart__series--solid a")
+    count = dots.count()
+    assert count > 5
+    target = dots.nth(count // 2)
+    href = target.get_attribute("href") or ""
+    step = int(re.search(r"step=(\d+)", href).group(1))  # type: ignore[union-attr]
+    target.scroll_into_view_if_needed()
+    page.locator("#swing-heading").scroll_into_view_if_needed()
+    name = page.evaluate(
+        "s => document.querySelector(s).getAttribute('aria-label')",
+        f'svg#swing .chart__series--solid a[href="{href}"]',
+    )
+    assert name.startswith(f"Step {step}: ")
+    target.click()
+    expect(page.locator("#replay")).to_have_attribute("data-step", str(step))
+    expect(page.locator("#replay-announce")).to_contain_text(f"Step {step} of 25.")
+    assert page.url.endswith(f"step={step}")
+    # The step swapped the board alone; the graph, the swing table and the move lists mark
+    # the new step as the current one (replay.js), and only it.
+    expect(page.locator('svg#swing a[aria-current="step"]').first).to_have_attribute("href", href)
+    expect(
+        page.locator(f'svg#swing a[aria-current="step"]:not([data-step="{step}"])')
+    ).to_have_count(0)
+    expect(page.locator(f'.move[data-step="{step}"]')).to_have_class(re.compile("move--current"))
+    expect(page.locator(".move--current")).to_have_count(1)
+    expect(page.locator('.movelist a[aria-current="step"]')).to_have_count(1)
+    expect(page.locator(f'tr[data-step="{step}"]')).to_have_class("swing-table__current")
+    expect(page.locator(".swing-table__current")).to_have_count(1)
+    # The move list's links say their visible text first.
+    move = page.locator(".movelist a").first
+    text = move.inner_text().split()[0]
+    assert text in (move.evaluate("a => a.textContent") or "")
+    label = "desktop" if size == DESKTOP else "phone"
+    page.locator("#swing-heading").scroll_into_view_if_needed()
+    page.screenshot(path=artifacts / f"replay-swing-{label}.png", full_page=True)
+    page.locator("section.swing").screenshot(path=artifacts / f"replay-swing-graph-{label}.png")
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, f"the page is {overflow}px wider than the window: {too_wide(page)}"
+
+
+def test_on_a_phone_the_table_is_on_the_first_screen(
+    live_server: LiveServer, page: Page, artifacts: Path
+) -> None:
+    user = User.objects.create_user("hana", "hana@example.com", PASSWORD)
+    hand = _reviewed_hand(user)
+    page.set_viewport_size(PHONE)
+    page.goto(live_server.url + "/accounts/login/")
+    page.get_by_label("Username").fill("hana")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    page.goto(live_server.url + reverse("games:hand_review", args=[hand.pk]) + "?step=9")
+    felt = page.locator(".felt--replay").bounding_box()
+    assert felt is not None
+    page.screenshot(path=artifacts / "replay-first-screen-phone.png")
+    assert felt["y"] + 120 < PHONE["height"], f"the table starts at {felt['y']:.0f} px"
+    # What the review assumed is still on the page, under the table.
+    expect(page.get_by_text("How this review was made")).to_be_attached()

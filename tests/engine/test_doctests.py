@@ -20,6 +20,7 @@ from games.engine.compiled import is_compiled
 
 MODULES = [
     "analysis.solver.judgement",
+    "analysis.solver.precision",
     "games.strategy.observation",
     "games.strategy.policy",
     "games.engine.cards",

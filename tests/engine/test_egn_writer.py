@@ -63,6 +63,7 @@ def test_defending_alone_reads_back_where_egn_can_record_it() -> None:
         if "EGN cannot" not in json.dumps(egn):
             records.append(record)
     assert against_two
+    records = records[:100]  # what one EGN file holds
     assert any(c["call"] == "defend_alone" for r in records for c in r["auction"])
     back = round_trip(records)
     assert [{**r, "rules": None} for r in back] == [{**r, "rules": None} for r in records]

@@ -368,7 +368,14 @@ def test_it_rejects_a_farmers_hand_the_rules_do_not_allow() -> None:
 def test_it_rejects_a_farmers_hand_that_is_not_one() -> None:
     record = deals.hearts_march("farmers-hand")
     record["farmer"] = {"seat": "E", "cards": ["9S", "TS", "QS"]}
-    assert rejected(record) == "farmer.cards: TS does not qualify: the three cards must be 9s"
+    assert rejected(record) == (
+        "farmer.cards: 9S TS QS are not three of a kind: a clean farmer's hand is three 9s "
+        "or three 10s"
+    )
+    record["rules"] = {"farmers_hand": "mixed"}
+    assert rejected(record) == (
+        "farmer.cards: QS does not qualify: the three cards must be 9s or 10s"
+    )
 
 
 def test_it_rejects_farmers_cards_the_seat_was_not_dealt() -> None:

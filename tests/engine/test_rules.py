@@ -33,6 +33,7 @@ from games.engine.rules import (
     Rules,
     format_rules,
     parse_rules,
+    preset_name,
 )
 
 from . import deals
@@ -317,6 +318,49 @@ def test_the_dealer_picks_up_when_anyone_else_orders_up_alone() -> None:
         assert state.picked_up and state.current_seat is Seat.N
 
 
+def test_when_a_lone_defenders_partner_deals_the_upcard_stays_down_by_default() -> None:
+    # N deals; E orders up spades and S defends alone, so the dealer N sits out.
+    state = hand_state(Rules(defend_alone=True), dealer="N")
+    state.apply(Call("order_up"))  # E
+    assert state.current_seat is Seat.S
+    state.apply(Call("defend_alone"))  # S: its partner N, the dealer, sits out
+    assert state.sits_out(Seat.N) and not state.picked_up
+    assert state.phase is Phase.PLAY and state.current_seat is Seat.E
+    assert parse_card(deals.UPCARD) not in state.hands[Seat.N]
+    assert state.active_seats == [Seat.E, Seat.S, Seat.W]
+
+
+def test_when_a_lone_defenders_partner_deals_the_option_may_still_have_it_pick_up() -> None:
+    state = hand_state(Rules(defend_alone=True, sitting_out_dealer_picks_up=True), dealer="N")
+    state.apply(Call("order_up"))  # E
+    state.apply(Call("defend_alone"))  # S
+    assert state.picked_up and state.phase is Phase.DISCARD and state.current_seat is Seat.N
+    state.apply(Discard(parse_card("QH")))
+    assert state.sits_out(Seat.N) and state.current_seat is Seat.E
+
+
+def test_a_lone_defender_whose_partner_does_not_deal_leaves_the_pick_up_alone() -> None:
+    # N deals; S orders up and W defends alone, so E sits out and the dealer N plays.
+    for picks_up in (False, True):
+        rules = Rules(defend_alone=True, sitting_out_dealer_picks_up=picks_up)
+        state = hand_state(rules, dealer="N")
+        state.apply(PASS)  # E
+        state.apply(Call("order_up"))  # S
+        state.apply(Call("defend_alone"))  # W, whose partner E sits out
+        assert state.picked_up and state.phase is Phase.DISCARD
+
+
+def test_a_record_where_a_lone_defenders_dealing_partner_discards_is_refused() -> None:
+    auction = [deals.order_up("E"), {"seat": "S", "call": "defend_alone"}]
+    record = deals.record(dealer="N", auction=auction, play=[], discard="QH", rules="defend-alone")
+    with pytest.raises(
+        RecordError, match=r"^discard: the upcard was not picked up, so there is no discard$"
+    ):
+        parse_record(record)
+    record["rules"] = {"preset": "defend-alone", "sitting_out_dealer_picks_up": True}
+    assert parse_record(record).state.discard == parse_card("QH")
+
+
 # -- no-trump -------------------------------------------------------------------------------
 
 
@@ -440,7 +484,7 @@ def test_without_the_farmers_hand_option_three_nines_are_just_a_weak_hand() -> N
     assert state.phase is Phase.AUCTION
 
 
-def test_a_clean_farmers_hand_needs_three_nines_not_tens() -> None:
+def test_a_clean_farmers_hand_needs_three_of_a_kind_not_nines_and_tens() -> None:
     hands = {**FARMER_DEAL, "E": "9S TH 9D AC KC"}  # 9H goes to the kitty
     assert hand_state(Rules(farmers_hand="clean"), hands=hands, upcard="TC").phase is (
         Phase.AUCTION
@@ -450,6 +494,29 @@ def test_a_clean_farmers_hand_needs_three_nines_not_tens() -> None:
     assert FarmerSwap((parse_card("9S"), parse_card("TH"), parse_card("9D"))) in (
         mixed.legal_actions()
     )
+
+
+def test_a_clean_farmers_hand_may_be_three_tens() -> None:
+    # seed 002: a clean farmer's hand is three of a kind, three 9s or three 10s.
+    hands = {
+        "N": "JH JD AH KH QH",
+        "E": "TS TH TD AC KC",
+        "S": "AS KS QS 9S QC",
+        "W": "AD KD QD 9D JC",
+    }
+    state = hand_state(Rules(farmers_hand="clean"), hands=hands, upcard="9C")
+    assert state.phase is Phase.FARMER and state.current_seat is Seat.E
+    swap = farmer_swap("TS TH TD")
+    assert state.legal_actions() == [PASS, swap]
+    state.apply(swap)
+    assert sorted(map(str, state.kitty)) == ["TD", "TH", "TS"]
+
+
+def test_a_clean_farmers_hand_of_four_nines_swaps_any_three_of_them() -> None:
+    hands = {**FARMER_DEAL, "E": "9S 9H 9D 9C KC", "S": "AS KS QS TS QC"}
+    state = hand_state(Rules(farmers_hand="clean"), hands=hands, upcard="AC")
+    swaps = [a for a in state.legal_actions() if isinstance(a, FarmerSwap)]
+    assert len(swaps) == 4 and all(len(s.cards) == 3 for s in swaps)
 
 
 def test_a_mixed_farmers_hand_offers_every_three_of_its_nines_and_tens() -> None:
@@ -723,6 +790,21 @@ def test_options_apply_on_top_of_a_named_preset() -> None:
     assert parse_rules(format_rules(rules)) == rules
 
 
+@pytest.mark.parametrize("name", list(PRESETS))
+@pytest.mark.parametrize("target", [5, 15])
+def test_a_preset_to_another_target_is_still_that_preset(name: str, target: int) -> None:
+    rules = replace(PRESETS[name], target=target)
+    assert preset_name(rules) == name
+    expected: dict[str, Any] = {} if name == "standard" else {"preset": name}
+    assert format_rules(rules) == {**expected, "target": target}
+    assert parse_rules(format_rules(rules)) == rules
+
+
+def test_rules_that_are_no_preset_have_no_preset_name() -> None:
+    assert preset_name(Rules(defend_alone=True, no_trump=True, target=5)) is None
+    assert preset_name(replace(PRESETS["redeal"], points=Points(march=3))) is None
+
+
 def test_an_unknown_option_is_rejected() -> None:
     with pytest.raises(RuleError, match=r"^rules: unknown option 'stick_dealer'$"):
         parse_rules({"stick_dealer": True})
@@ -769,7 +851,10 @@ def test_a_bad_option_value_is_rejected_naming_the_option(rules: Any, message: s
 def test_the_rules_describe_themselves_in_words() -> None:
     words = dict(PRESETS["redeal"].describe())
     assert words["Everyone passes twice"] == "redeal"
-    assert words["Dealer's partner orders up alone"] == "the dealer still picks up and discards"
+    assert (
+        words["When the dealer sits out (a partner alone)"]
+        == "the dealer still picks up and discards"
+    )
     assert dict(Rules().describe())["Everyone passes twice"] == "the dealer must name a suit"
 
 

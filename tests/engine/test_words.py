@@ -16,6 +16,7 @@ from games.engine.words import (
     auction_story,
     call_imperative,
     call_label,
+    call_option,
     call_phrase,
     call_text,
     call_words,
@@ -25,6 +26,7 @@ from games.engine.words import (
     describe,
     describe_hand,
     label_text,
+    maker_words,
     play_news,
     result_text,
     scores_text,
@@ -204,8 +206,22 @@ def test_every_call_has_its_label_and_the_words_for_it() -> None:
 def test_the_farmers_hand_has_labels_and_words() -> None:
     swap = FarmerSwap((C("9S"), C("9H"), C("9D")))
     assert call_label(swap) == "farmer 9S 9H 9D"
-    assert call_words(call_label(swap)) == "swapping a farmer's hand"
+    assert call_words(call_label(swap)) == "swapping the 9♠, 9♥ and 9♦ for the kitty"
+    assert call_imperative(call_label(swap)) == "swap the 9♠, 9♥ and 9♦ for the kitty"
+    assert call_option(call_label(swap)) == "Swap the 9♠, 9♥ and 9♦ for the kitty"
+    assert call_option(call_label(FarmerRedeal())) == "Ask for a redeal"
     assert call_words(call_label(FarmerRedeal())) == "asking for a redeal"
+
+
+def test_an_answers_button_words_every_call_without_its_code() -> None:
+    options = {call_label(c): call_option(call_label(c)) for c in ALL_CALLS}
+    assert options["pass"] == "Pass"
+    assert options["order_up alone"] == "Order up alone"
+    assert options["name S alone"] == "Name ♠ spades alone"
+    assert options["name NT"] == "Call no-trump"
+    assert options["defend_alone"] == "Defend alone"
+    for text in options.values():
+        assert "_" not in text and not any(f" {s} " in f"{text} " for s in "SHDC")
 
 
 def test_a_label_as_text_keeps_its_letters_unless_asked() -> None:
@@ -271,7 +287,8 @@ def test_the_news_speaks_to_the_player_and_of_the_others() -> None:
     assert play_news(Seat.S, Call("order_up", alone=True), state) == (
         "You order it up: spades are trump, and go alone."
     )
-    assert play_news(Seat.S, Play(C("AC")), state) == "You play the Ace of clubs."
+    assert play_news(Seat.S, Play(C("AC")), state) == "You play the ace of clubs."
+    assert play_news(Seat.N, Play(C("JD")), state) == "North plays the jack of diamonds."
     assert play_news(Seat.E, Discard(None), state) == "East discards a card."
 
 
@@ -294,7 +311,7 @@ def test_a_replay_describes_each_seat_by_name() -> None:
 def test_a_march_is_summed_up_for_the_player_and_for_the_replay() -> None:
     state = state_of(deals.hearts_march())
     assert summary_text(state) == (
-        "North called hearts. You and North took 5 tricks and took all five tricks: a march. "
+        "North called hearts. You and North took all five tricks: a march. "
         "You and North score 2 points."
     )
     assert (
@@ -303,10 +320,76 @@ def test_a_march_is_summed_up_for_the_player_and_for_the_replay() -> None:
     )
 
 
+def test_a_lone_march_names_the_lone_maker_not_the_partner_who_sat_out() -> None:
+    state = state_of(deals.hearts_march(alone=True))
+    assert summary_text(state) == (
+        "North called hearts alone. North took all five tricks alone: a lone march. "
+        "You and North score 4 points."
+    )
+    assert summary_text(state, Seat.N) == (
+        "You called hearts alone. You took all five tricks alone: a lone march. "
+        "You and South score 4 points."
+    )
+    assert result_text(state).startswith("North called hearts alone; North took 5 tricks.")
+
+
+def test_a_lone_maker_who_takes_four_is_named_alone() -> None:
+    state = state_of(deals.spades_four(alone=True))
+    assert summary_text(state) == (
+        "East called spades alone. East took 4 tricks and made it. West and East score 1 point."
+    )
+    assert summary_text(state, Seat.E) == (
+        "You called spades alone. You took 4 tricks and made it. You and West score 1 point."
+    )
+
+
+def test_a_make_says_the_tricks_once() -> None:
+    state = state_of(deals.spades_four())
+    assert summary_text(state) == (
+        "East called spades. West and East took 4 tricks and made it. West and East score 1 point."
+    )
+
+
 def test_a_euchre_is_scored_to_the_defenders() -> None:
     state = state_of(deals.diamonds("N"))
-    assert summary_text(state).endswith("and were euchred. West and East score 2 points.")
+    assert summary_text(state) == (
+        "North called diamonds. You and North took only 2 tricks and were euchred. "
+        "West and East score 2 points."
+    )
     assert result_text(state).endswith("East-West score 2 points.")
+
+
+def test_a_lone_maker_euchred_was_euchred_alone() -> None:
+    state = state_of(deals.diamonds("N", alone=True))
+    assert summary_text(state) == (
+        "North called diamonds alone. North took only 2 tricks and was euchred. "
+        "West and East score 2 points."
+    )
+    assert summary_text(state, Seat.N).startswith(
+        "You called diamonds alone. You took only 2 tricks and were euchred."
+    )
+
+
+def test_makers_who_take_nothing_took_no_tricks() -> None:
+    state = state_of(deals.hearts_for_the_defenders())
+    assert summary_text(state) == (
+        "East called hearts. West and East took no tricks and were euchred. "
+        "You and North score 2 points."
+    )
+
+
+def test_a_lone_defenders_euchre_says_who_defended_alone() -> None:
+    state = state_of(deals.diamonds_defended_alone("defend-alone"))
+    assert summary_text(state) == (
+        "North called diamonds. West defended alone. You and North took only 2 tricks and "
+        "were euchred by a lone defender. West and East score 4 points."
+    )
+
+
+def test_the_table_says_who_called_it_in_a_sentence() -> None:
+    assert maker_words(Seat.S, True) == "You called it alone"
+    assert maker_words(Seat.E, False) == "East called it"
+    assert maker_words(Seat.S, False, you=Seat.N) == "South called it"
 
 
 def test_a_hand_passed_out_scores_nothing() -> None:
@@ -317,10 +400,14 @@ def test_a_hand_passed_out_scores_nothing() -> None:
     assert result_text(state) == "Everyone passed twice: nobody scores."
 
 
-def test_a_computer_players_reason_names_cards_short_and_calls_by_label() -> None:
+def test_a_computer_players_reason_names_cards_short_and_calls_in_words() -> None:
     assert action_words(Discard(C("9C"))) == "discarding the 9♣"
-    assert action_words(Call("name", NT)) == "name NT"
-    assert action_words(FarmerRedeal()) == "farmer redeal"
+    assert action_words(Call("name", NT)) == "naming no-trump"
+    assert action_words(Call("name", Suit.HEARTS)) == "naming hearts"
+    assert action_words(Call("order_up", alone=True)) == "ordering up alone"
+    assert action_words(FarmerRedeal()) == "asking for a redeal"
+    swap = FarmerSwap((C("9C"), C("9H"), C("9S")))
+    assert action_words(swap) == "swapping the 9♠, 9♥ and 9♣ for the kitty"
 
 
 def test_cards_by_name_are_listed_as_a_sentence() -> None:

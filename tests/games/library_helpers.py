@@ -21,6 +21,7 @@ def finish_review(hand: Hand, decisions: list[DecisionReview]) -> AnalysisJob:
     )
     AnalysisJob.objects.filter(pk=job.pk).update(status="done", result=result)
     job.refresh_from_db()
+    job.announce()  # as the worker does: the hands of the record count their mistakes
     return job
 
 

@@ -185,3 +185,59 @@ def test_another_users_match_is_not_found(client: Client, owner: User, stranger:
     assert client.get(match_url(match.pk)).status_code == 404
     client.logout()
     assert client.get(match_url(match.pk)).status_code == 302  # to the login page
+
+
+def _good_play_review(record_json: dict) -> tuple[list, int]:
+    """Decisions for ``record_json`` with one good play: the first call the standard
+    policy would not make, the best by 0.5 expected points over the next option."""
+    from analysis.solver.review import Foresight, ForesightOption, standard_policy
+    from games.engine.words import call_label
+    from games.replay import option_key
+
+    record = parse_record(record_json)
+    state = record.revealed_state()
+    decisions = []
+    good_step = None
+    for step, (seat, action) in enumerate(record.state.history):
+        kind = "call" if action.__class__.__name__ == "Call" else "play"
+        d = decision(kind, seat=seat.value, chosen=option_key(action))
+        policy = standard_policy(state, seat)
+        if good_step is None and kind == "call" and call_label(policy) != option_key(action):
+            good_step = step
+            chosen, other = option_key(action), call_label(policy)
+            d = d.__class__(
+                **{
+                    **d.__dict__,
+                    "foresight": Foresight(
+                        samples=50,
+                        best=chosen,
+                        loss=0.0,
+                        loss_se=0.0,
+                        options=(
+                            ForesightOption(chosen, 1.0, 0.05),
+                            ForesightOption(other, 0.5, 0.05),
+                        ),
+                    ),
+                }
+            )
+        decisions.append(d)
+        state.apply(action)
+    assert good_step is not None, "the hand has a call the policy would not make"
+    return decisions, good_step
+
+
+def test_a_good_play_is_written_to_the_egn_as_a_valid_good_annotation(
+    client: Client, owner: User
+) -> None:
+    hand = upload_hand(owner, MARCH, title="A march", seat="W")
+    decisions, step = _good_play_review(MARCH)
+    finish_review(hand, decisions)
+    client.force_login(owner)
+    response = client.get(url(hand.pk, "egn"))
+    data = json.loads(response.content)
+    assert_valid_egn(data)
+    bidding = data["deals"][0]["phases"][0]
+    [(index, notes)] = bidding["callAnnotations"].items()
+    assert notes[0].startswith("[!] A good play: the best option by 0.50 expected points")
+    match = read_egn(response.content)
+    assert [(a.kind, a.label) for a in match.deals[0].annotations] == [("call", "[!]")]

@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from analysis.models import AnalysisJob
+from games.engine.cards import Team
 from games.models import Hand, Match
 from tests.conftest import MARCH, SPEC_RECORD, Sent, played_record, upload_hand
 
@@ -108,6 +109,9 @@ def test_filters_by_rules_date_and_match_and_searches_titles(client: Client, own
     assert titles(client, "q=finals") == ["Deal one"], "the match's title is searched too"
     assert titles(client, "rules=standard") == ["Other", "Deal one", "Old club night"]
     assert titles(client, "rules=redeal") == []
+    page = client.get(f"{URL}?rules=standard").content.decode()
+    assert '<td data-label="Rules">Standard (stick the dealer)</td>' in page, "words, not a name"
+    assert '<td data-label="Rules">standard</td>' not in page
 
 
 def test_a_matchs_hands_are_listed_in_the_order_they_were_dealt(
@@ -136,6 +140,33 @@ def test_bad_filter_values_are_left_out_and_said_so_never_an_error(
     assert response.status_code == 200
     assert [h.title for h in response.context["page"]] == ["March"]
     assert "Some filters were not understood" in response.content.decode()
+
+
+def test_the_filters_are_drawn_once_for_each_query_and_show_what_it_asks(
+    client: Client, owner: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from games.views import my_hands
+
+    drawn: list[str] = []
+    real = my_hands.render_to_string
+
+    def counting(name: str, *args: object, **kwargs: object) -> str:
+        drawn.append(name)
+        return real(name, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(my_hands, "render_to_string", counting)
+    my_hands._filter_forms.items.clear()
+    upload_hand(owner, MARCH, title="March")
+    client.force_login(owner)
+    first = client.get(f"{URL}?q=Mar&seat=S").content.decode()
+    again = client.get(f"{URL}?q=Mar&seat=S&page=1").content.decode()  # the page aside
+    other = client.get(f"{URL}?seat=E").content.decode()
+    bad = client.get(f"{URL}?outcome=win").content.decode()
+    assert drawn.count("games/my_hands.html#filters") == 3
+    assert 'name="q" value="Mar"' in first and 'name="q" value="Mar"' in again
+    assert '<option value="S" selected>' in first and '<option value="E" selected>' in other
+    assert 'name="q" value="Mar"' not in other
+    assert "Some filters were not understood" in bad and "not understood" not in other
 
 
 def test_no_hand_matching_says_so_with_a_way_back(client: Client, owner: User) -> None:
@@ -241,3 +272,57 @@ def test_retry_is_a_post_for_the_owner_only(client: Client, owner: User, strange
     client.force_login(stranger)
     assert client.get(retry).status_code == 405
     assert hand.analysis_jobs.count() == 1
+
+
+def test_a_hand_to_another_target_is_filed_under_its_preset(client: Client, owner: User) -> None:
+    upload_hand(owner, {**MARCH, "rules": {"target": 5}}, title="Standard to 5")
+    upload_hand(owner, {**MARCH, "rules": {"preset": "redeal", "target": 15}}, title="Redeal")
+    upload_hand(owner, {**MARCH, "rules": {"target": 5, "no_trump": True}}, title="No-trump to 5")
+    kept = dict(Hand.objects.values_list("title", "rules_preset"))
+    assert kept == {"Standard to 5": "standard", "Redeal": "redeal", "No-trump to 5": "no-trump"}
+    assert Hand.objects.get(title="Redeal").record["rules"] == {"preset": "redeal", "target": 15}
+    client.force_login(owner)
+    assert titles(client, "rules=standard") == ["Standard to 5"]
+    assert titles(client, "rules=redeal") == ["Redeal"]
+
+
+def test_my_hands_restored_from_history_is_the_whole_page(client, owner) -> None:
+    client.force_login(owner)
+    fragment = client.get("/hands/", headers={"HX-Request": "true"})
+    restored = client.get(
+        "/hands/", headers={"HX-Request": "true", "HX-History-Restore-Request": "true"}
+    )
+    assert "<html" not in fragment.content.decode()
+    assert "<html" in restored.content.decode()
+    for response in (fragment, restored):
+        assert "HX-Request" in response["Vary"]
+        assert "HX-History-Restore-Request" in response["Vary"]
+
+
+def test_a_matchs_page_draws_its_score_hand_by_hand(client: Client, owner: User) -> None:
+    from xml.etree import ElementTree
+
+    from games.engine.record import parse_record
+
+    match = Match.objects.create(owner=owner, title="Finals")
+    hands = [
+        upload_hand(owner, played_record(10 + n), title=f"Deal {n}", match=match, number_in_match=n)
+        for n in range(3)
+    ]
+    client.force_login(owner)
+    response = client.get(f"{URL}?match={match.pk}")
+    graph = response.context["score_graph"]
+    assert [r.number for r in graph.rows] == [1, 2, 3]
+    ns = ew = 0
+    for row, hand in zip(graph.rows, hands, strict=True):
+        points = parse_record(hand.record).state.result().points or {}
+        ns += points.get(Team.NS, 0)
+        ew += points.get(Team.EW, 0)
+        assert (row.ns, row.ew) == (ns, ew)
+        assert row.url == reverse("games:hand_review", args=[hand.pk])
+    html = response.content.decode()
+    root = ElementTree.fromstring(graph.svg)
+    svg = "{http://www.w3.org/2000/svg}"
+    assert root.find(f"{svg}title").text == "The score after each hand"
+    assert len(root.findall(f".//{svg}a")) == 2 * len(hands)  # each side's dot of each hand
+    assert "The score as a table" in html and "Trump made by" in html

@@ -291,7 +291,7 @@ def test_defend_alone_is_offered_only_where_the_rules_have_it(client: Client, ow
     assert "Defend alone" in page and "Don&#x27;t defend alone" in page
 
 
-def test_the_farmers_hand_is_offered_only_with_three_nines(client: Client, owner: User) -> None:
+def test_the_farmers_hand_is_offered_only_with_three_of_a_kind(client: Client, owner: User) -> None:
     client.force_login(owner)
     for seed in range(3000):
         game = GamePlay.objects.start(owner, PRESETS["farmers-hand"], seed=seed)
@@ -304,7 +304,10 @@ def test_the_farmers_hand_is_offered_only_with_three_nines(client: Client, owner
     page = client.get(reverse("games:game", args=[game.pk])).content.decode()
     offered = controls(page)
     assert offered[0] == "pass" and "Keep my hand" in page
-    assert offered[1].startswith("farmer 9") and "for the kitty" in page
+    # seed 002's clean farmer's hand: three of a kind, three 9s or three 10s.
+    cards = offered[1].split()[1:]
+    assert offered[1].startswith("farmer ") and "for the kitty" in page
+    assert len(cards) == 3 and len({c[0] for c in cards}) == 1 and cards[0][0] in "9T"
 
 
 def test_options_the_rules_lack_are_never_offered(client: Client, owner: User) -> None:
@@ -337,7 +340,7 @@ def test_in_play_only_legal_cards_are_enabled(client: Client, owner: User) -> No
                     page = client.get(reverse("games:game", args=[game.pk])).content.decode()
                     enabled = set(
                         re.findall(
-                            r'value="(play [^"]+)" class="[^"]*" aria-label="[^"]*"(?! disabled)',
+                            r'value="(play [^"]+)" class="[^"]*"(?! disabled)',
                             page,
                         )
                     )
@@ -506,3 +509,20 @@ def test_a_links_bad_values_are_left_out_with_a_message(client: Client, owner: U
     assert '<option value="10" selected>' in page
     custom = client.get("/play/?preset=custom").content.decode()
     assert "A link cannot ask for custom rules" in custom
+
+
+def test_a_games_page_draws_the_score_after_each_saved_hand(
+    client: Client, owner: User, sent: list[Sent]
+) -> None:
+    from .conftest import play_to_end_of_hand
+
+    game = GamePlay.objects.start(owner, Rules(), seed=2)
+    client.force_login(owner)
+    assert client.get(reverse("games:game", args=[game.pk])).context["score_graph"] is None
+    play_to_end_of_hand(game)
+    response = client.get(reverse("games:game", args=[game.pk]))
+    graph = response.context["score_graph"]
+    game.refresh_from_db()
+    [row] = graph.rows
+    assert (row.ns, row.ew) == (game.scores["NS"], game.scores["EW"])
+    assert '<svg id="score-graph"' in response.content.decode()

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.core.cache import cache
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -16,7 +17,7 @@ from django.urls import reverse
 from accounts.models import User
 from classes.models import Classroom
 from games.comments import post_comment
-from games.models import Hand, Match
+from games.models import Hand, Match, MatchSeries
 from tests.conftest import played_record, upload_hand
 
 from .library_helpers import decision, finish_review
@@ -26,6 +27,7 @@ pytestmark = pytest.mark.django_db
 
 def queries(request: Callable[[], Any]) -> int:
     """The queries one request makes (its answer must be a success)."""
+    cache.clear()  # counted from cold: the cached parts (unread notices) queried too
     with CaptureQueriesContext(connection) as captured:
         response = request()
     assert response.status_code in (200, 201, 302), response
@@ -131,3 +133,22 @@ def test_an_upload_makes_the_same_queries_for_2_hands_as_for_100(owner: User) ->
     # Hands already there are counted and left as they are, at no more cost.
     assert queries(upload(range(100, 200))) <= hundred
     assert Hand.objects.filter(owner=owner).count() == 103
+
+
+def test_a_series_export_makes_the_same_queries_for_1_game_as_for_10(owner: User) -> None:
+    series = MatchSeries.objects.create(owner=owner, title="Week 5")
+
+    def game(number: int) -> None:
+        match = Match.objects.create(
+            owner=owner, title=f"Game {number}", series=series, number_in_series=number
+        )
+        hands(owner, range(number * 3, number * 3 + 3), match)
+
+    client = signed_in(owner)
+    url = reverse("games:series_export", args=[series.pk])
+    game(0)
+    one = queries(lambda: client.get(url))
+    for number in range(1, 10):
+        game(number)
+    assert queries(lambda: client.get(url)) == one
+    assert len(json.loads(client.get(url).content)["games"]) == 10

@@ -151,19 +151,22 @@ def test_steps_out_of_range_are_clamped_with_a_message(replay: Replay) -> None:
     assert page(replay, step="-4").step == 0
 
 
-def test_the_jumps_go_to_the_seats_next_marks_and_wrap_round(replay: Replay) -> None:
-    blunder = first_marked(replay, Seat.S, "blunder")
-    mistake = first_marked(replay, Seat.S, "mistake")
+def test_the_jumps_follow_every_seats_marks_and_wrap_round(replay: Replay) -> None:
+    assert replay.review is not None
+
+    def steps(name: str) -> list[int]:
+        return [i for i in range(replay.total) if (m := replay.mark_of(i)) and m.name == name]
+
+    blunders, mistakes = steps("blunder"), steps("mistake")
+    assert {replay.history[i][0] for i in blunders + mistakes} - {Seat.S}, "others' marks too"
     shown = page(replay, step="0")
-    assert shown.nav.jumps["blunder"] == f"{BASE}?step={blunder}"
-    assert shown.nav.jumps["mistake"] == f"{BASE}?step={mistake}"
-    assert "inaccuracy" not in shown.nav.jumps
-    after = page(replay, step=str(blunder))
-    assert after.nav.jumps["blunder"] == f"{BASE}?step={blunder}"  # the only one: wraps
+    assert shown.nav.jumps["blunder"] == f"{BASE}?step={blunders[0]}"
+    assert shown.nav.jumps["mistake"] == f"{BASE}?step={mistakes[0]}"
+    last = page(replay, step=str(blunders[-1]))
+    assert last.nav.jumps["blunder"] == f"{BASE}?step={blunders[0]}"  # wraps round
+    # Seen from West, the jumps go to the same decisions: every seat's marks.
     west = page(replay, step="0", seat="W")
-    assert west.nav.jumps["blunder"].startswith(
-        f"{BASE}?step={first_marked(replay, Seat.W, 'blunder')}"
-    )
+    assert west.nav.jumps["blunder"].startswith(f"{BASE}?step={blunders[0]}&")
 
 
 def test_only_what_the_seat_saw_hides_the_other_hands_and_the_discard(replay: Replay) -> None:
@@ -344,3 +347,23 @@ def test_the_examples_in_the_docstrings_hold() -> None:
 
     failures, tried = doctest.testmod(games.replay)
     assert tried >= 3 and failures == 0
+
+
+def test_a_good_play_is_marked_in_the_move_list_the_jumps_and_the_summary() -> None:
+    from analysis.solver.judgement import GOOD
+
+    fresh = Replay(record(), Review.from_json(review()))
+    assert fresh.review is not None
+    step = next(
+        i
+        for i, d in enumerate(fresh.review.decisions)
+        if d.mark is None and d.graded and d.foresight and d.foresight.best == d.chosen
+    )
+    fresh.good = {step: GOOD}  # whatever the policy said: the page shows what it is given
+    shown = page(fresh, step="0")
+    [move] = [m for m in shown.auction + shown.moves if m.step == step]
+    assert (move.mark, move.cls) == ("!", "good")
+    assert shown.nav.jumps["good"] == f"{BASE}?step={step}"
+    summary = build_summary(fresh, url=lambda i: f"{BASE}?step={i}")
+    assert [(g.step, g.mark) for g in summary.good_plays] == [(step, "!")]
+    assert step not in [m.step for m in summary.mistakes]

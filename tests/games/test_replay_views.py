@@ -171,6 +171,44 @@ def test_an_htmx_step_swaps_only_the_replay_and_announces_it(
     assert 'hx-get="/hands/' in html and 'href="/hands/' in html
 
 
+def test_a_step_aimed_at_the_board_swaps_the_board_alone(
+    client: Client, owner: User, reviewed: Hand
+) -> None:
+    login(client, owner)
+    board = client.get(
+        url(reviewed, step="5"), headers={"HX-Request": "true", "HX-Target": "replay-board"}
+    )
+    html = board.content.decode()
+    assert html.lstrip().startswith('<div id="replay-board"')
+    assert 'data-step="5"' in html and 'data-main="true"' in html
+    # The lists and the swing stay on the page: the board's answer leaves them out.
+    assert 'class="movelist' not in html and 'id="swing"' not in html
+    assert 'id="replay-announce"' in html and 'hx-swap-oob="true"' in html
+    assert "Step 5 of 25." in html
+    # Its step links swap the board; the seat and view chips, which change the lists, all.
+    assert 'hx-target="#replay-board"' in html
+    chips = re.findall(r'<a [^>]*class="chip"[^>]*>', html)
+    assert chips and all('hx-target="#replay"' in chip for chip in chips)
+    # Another answer for the same address: cached apart, by its ETag and Vary.
+    whole = client.get(
+        url(reviewed, step="5"), headers={"HX-Request": "true", "HX-Target": "replay"}
+    )
+    assert board["ETag"] != whole["ETag"]
+    assert "HX-Target" in board["Vary"] and "HX-Target" in whole["Vary"]
+
+
+def test_the_whole_replay_keeps_the_lists_whose_links_step_the_board(
+    client: Client, owner: User, reviewed: Hand
+) -> None:
+    html = login(client, owner).get(url(reviewed, step="5")).content.decode()
+    lists = html[html.index('class="replay-lists"') - 5 :]
+    assert lists.startswith('<div class="replay-lists" hx-target="#replay-board"')
+    assert re.search(
+        r'<li class="move move--current[^"]*" data-step="5"><a [^>]*aria-current', html
+    )
+    assert len(re.findall(r'class="move move--current', html)) == 1
+
+
 def test_a_history_restore_gets_the_whole_page(client: Client, owner: User, reviewed: Hand) -> None:
     response = login(client, owner).get(
         url(reviewed, step="5"),
@@ -551,3 +589,102 @@ def test_the_play_page_and_the_replay_page_draw_the_seats_alike(
         assert sorted(seats) == ["bottom", "left", "right", "top"]
         assert re.search(r'seat seat--bottom[^"]*">\s*<p class="seat__name"><strong>South', html)
         assert "rseat" not in html and "rhand" not in html
+
+
+def test_the_page_draws_the_swing_graph_with_a_table_and_links_to_the_steps(
+    client: Client, owner: User, reviewed: Hand
+) -> None:
+    login(client, owner)
+    page = client.get(url(reviewed, step="5")).content.decode()
+    svg = page[page.index('<svg id="swing"') : page.index("</svg>", page.index('<svg id="swing"'))]
+    assert '<title id="swing-title">' in svg and '<desc id="swing-desc">' in svg
+    graded = [i for i, d in enumerate(review()["decisions"]) if "loss" in d.get("foresight", {})]
+    solid = svg[svg.index("chart__series--solid") : svg.index("chart__series--dashed")]
+    steps = [int(s) for s in re.findall(r'<a href="[^"]*step=(\d+)', solid)]
+    assert steps == graded
+    assert 'aria-current="step"' in solid or 5 not in graded
+    assert "The swing as a table" in page and 'class="table swing-table"' in page
+    # The htmx step redraws it, the current step marked.
+    fragment = client.get(url(reviewed, step="6"), headers={"HX-Request": "true"})
+    assert '<svg id="swing"' in fragment.content.decode()
+
+
+def test_move_links_spoken_names_contain_their_visible_text(
+    client: Client, owner: User, reviewed: Hand
+) -> None:
+    login(client, owner)
+    page = client.get(url(reviewed, step="3")).content.decode()
+    moves = re.findall(r'<li class="move[^"]*" data-step="\d+"><a ([^>]*)>', page)
+    assert moves and not any("aria-label" in attrs for attrs in moves)
+
+
+def test_an_option_without_its_error_shows_no_plus_minus(
+    client: Client, owner: User, hand: Hand
+) -> None:
+    data = review()
+    step = next(i for i, d in enumerate(data["decisions"]) if d.get("foresight", {}).get("options"))
+    for option in data["decisions"][step]["foresight"]["options"]:
+        option["se"] = None
+    finish(hand, data)
+    login(client, owner)
+    page = client.get(url(hand, step=str(step))).content.decode()
+    assert (
+        "±"
+        not in page[
+            page.index('class="table options"') : page.index(
+                "</table>", page.index('class="table options"')
+            )
+        ]
+    )
+
+
+@pytest.mark.parametrize("headers", [{}, {"HX-Request": "true"}])
+def test_the_replay_varies_on_hx_request_even_without_an_etag(
+    client: Client, owner: User, reviewed: Hand, headers: dict[str, str]
+) -> None:
+    login(client, owner)
+    response = client.get(url(reviewed, step="2"), headers=headers)
+    assert "HX-Request" in response["Vary"]
+
+
+# -- what the page says of the hand ------------------------------------------------------
+
+
+def test_the_heading_names_the_rules_in_words_and_the_details_spell_them_out(
+    client: Client, owner: User, reviewed: Hand
+) -> None:
+    html = login(client, owner).get(url(reviewed)).content.decode()
+    assert "Rules: Standard (stick the dealer)" in html
+    details = html[html.index("<summary>The rules of this hand</summary>") :]
+    assert "The table plays the standard rules: stick the dealer" in details
+    assert "the game is to 10." in details
+
+
+def test_the_hints_taken_while_playing_show_at_their_step_and_in_the_summary(
+    client: Client, owner: User, reviewed: Hand, stranger: User
+) -> None:
+    step = marked_step("mistake")
+    reviewed.hints = [
+        {"hand": "1", "step": str(step), "action": "pass", "advice": "Pass", "reason": "Too weak."}
+    ]
+    reviewed.share_token = "s3cret-token"
+    reviewed.save()
+    login(client, owner)
+    at_step = client.get(url(reviewed, step=str(step))).content.decode()
+    assert "You asked for a hint here. It said: <strong>Pass</strong>. Too weak." in at_step
+    assert "<h3>Hints you took</h3>" in at_step
+    assert re.search(
+        rf'\?step={step}">Step {step}: (In the bidding|Trick \d|Your discard)</a>', at_step
+    )
+    elsewhere = client.get(url(reviewed, step=str(step + 1))).content.decode()
+    assert "You asked for a hint here" not in elsewhere
+    # The hints are the player's own: not shown through a share link.
+    shared = Client().get(url(reviewed, step=str(step), share="s3cret-token")).content.decode()
+    assert "hint" not in shared.lower().replace("hints taken", "")
+
+
+def test_the_summary_sets_each_marks_words_apart_from_the_move(
+    client: Client, owner: User, reviewed: Hand
+) -> None:
+    html = login(client, owner).get(url(reviewed)).content.decode()
+    assert re.search(r'</a>\s*<span class="felt__small">— mistake, \d\.\d\d points lost', html)

@@ -4,6 +4,7 @@ review shown never changes by itself (a newer one is offered, and the owner swit
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -30,7 +31,8 @@ from .replay_hands import record, review
 
 pytestmark = pytest.mark.django_db
 
-OLD = ReviewParams(samples=100, seed=0)
+OLD_PARAMS = {"samples": 100, "seed": 0}
+"""The parameters as a review made before the sampler was one stored them."""
 
 
 def finish(job: AnalysisJob, mistakes_of: str | None = None) -> AnalysisJob:
@@ -65,7 +67,9 @@ def finish(job: AnalysisJob, mistakes_of: str | None = None) -> AnalysisJob:
 def old_review(owner: User, sent: list[Sent]) -> Hand:
     """A hand reviewed before the default samples were raised: its job has 100 samples."""
     hand, _ = Hand.objects.create_from_record(owner, record(), title="Old hand")
-    hand.analysis_jobs.update(params=OLD.to_json(), params_key=params_key(OLD))
+    hand.analysis_jobs.update(
+        params=OLD_PARAMS, params_key=json.dumps(OLD_PARAMS, sort_keys=True, separators=(",", ":"))
+    )
     finish(hand.analysis_jobs.get())
     hand.refresh_from_db()
     return hand
@@ -101,7 +105,7 @@ def test_a_stored_review_that_does_not_say_its_samples_took_the_first_default() 
 
 def test_a_new_hand_is_reviewed_with_the_new_default(owner: User, sent: list[Sent]) -> None:
     hand, _ = Hand.objects.create_from_record(owner, record())
-    assert hand.analysis_jobs.get().params == {"samples": 400, "seed": 0}
+    assert hand.analysis_jobs.get().params == {"samples": 400, "seed": 0, "sampler": "auction-v1"}
 
 
 # -- what the page says --------------------------------------------------------------------
@@ -114,9 +118,13 @@ def test_the_replay_says_which_parameters_and_solver_made_its_review(
     finish(hand.analysis_jobs.get())
     client.force_login(owner)
     html = page(client, hand)
-    assert "over <strong>400 layouts</strong>" in html and "(seed 0)" in html
-    assert f"solver version {SOLVER_VERSION}, made <time datetime=" in html
-    assert "the rest of an auction bid by the standard policy" in html
+    assert "over <strong>400 layouts</strong>" in html and "fit the bidding before it" in html
+    # The details, for whoever wants to make the same review again, folded away.
+    details = html[html.index("<summary>How this review was made</summary>") :]
+    assert "(seed 0)" in details and "(sampler auction-v1)" in details
+    assert "fits the calls made before the decision" in details
+    assert f"Solver version {SOLVER_VERSION}, made <time datetime=" in details
+    assert "the rest of an auction bid by the standard policy" in details
     # Today's defaults: nothing newer to offer.
     assert "Reviews are made now" not in html and "Review it again" not in html
 
@@ -163,16 +171,17 @@ def test_the_owner_asks_for_a_new_review_and_the_old_one_stays_shown(
     assert response.status_code == 302 and response["Location"].endswith("?step=3")
     new = old_review.analysis_jobs.exclude(pk=old.pk).get()
     assert (new.params, new.solver_version, new.status) == (
-        {"samples": 400, "seed": 0},
+        {"samples": 400, "seed": 0, "sampler": "auction-v1"},
         SOLVER_VERSION,
         AnalysisJob.Status.QUEUED,
     )
     assert sent[-1] == Sent(new.pk, "interactive")
     # The old review is untouched, and still the one shown.
     old.refresh_from_db()
-    assert (old.status, old.result, old.params) == ("done", old_result, OLD.to_json())
+    assert (old.status, old.result, old.params) == ("done", old_result, OLD_PARAMS)
     html = client.get(response["Location"], follow=True).content.decode()
     assert "over <strong>100 layouts</strong>" in html
+    assert "(sampler uniform)" in html and "(sampler auction-v1)" not in html
     assert "A new review, with 400 layouts a decision" in html and "is queued" in html
     assert "The review shown stays until you switch" in html
     assert f"?shown={old.pk}" in html  # the poll says which review the page shows
@@ -354,10 +363,57 @@ def test_the_api_gives_the_parameters_of_the_review_shown_and_of_a_new_one(
     url = f"/api/v1/hands/{old_review.pk}/analysis"
     body = client.get(url).json()
     assert body["params"] == {"samples": 100, "seed": 0} and body["shown"] is True
-    assert body["current_params"] == {"samples": 400, "seed": 0}
+    assert body["current_params"] == {"samples": 400, "seed": 0, "sampler": "auction-v1"}
     with django_capture_on_commit_callbacks(execute=True):
         asked = client.post(url, {}, content_type="application/json")
     assert asked.status_code == 202
-    assert asked.json()["params"] == {"samples": 400, "seed": 0}
+    assert asked.json()["params"] == {"samples": 400, "seed": 0, "sampler": "auction-v1"}
     assert asked.json()["shown"] is False
     assert client.get(f"/api/v1/hands/{old_review.pk}/").json()["review"]["analysis"] == old.pk
+
+
+# -- never a silent change of review --------------------------------------------------------
+
+
+def test_the_page_pins_the_review_it_shows_so_a_later_one_never_replaces_it(
+    client: Client, owner: User, old_review: Hand
+) -> None:
+    Hand.objects.filter(pk=old_review.pk).update(mistakes_job_id=None)
+    client.force_login(owner)
+    old_job = old_review.analysis_jobs.get()
+    page(client, old_review)
+    old_review.refresh_from_db()
+    assert old_review.mistakes_job_id == old_job.pk
+    # A review with other parameters, unmarked, is made; the page keeps the old one.
+    new_job, _ = old_review.request_analysis(ReviewParams())
+    AnalysisJob.objects.filter(pk=new_job.pk).update(status=AnalysisJob.Status.QUEUED)
+    finish(new_job, "none")
+    html = page(client, old_review)
+    assert "A newer review of this hand is done" in html
+    assert "layouts</strong> of the cards" in html and "<strong>100 layouts</strong>" in html
+
+
+def test_a_review_other_than_the_hands_own_says_which_marks_changed(
+    client: Client, owner: User, old_review: Hand
+) -> None:
+    client.force_login(owner)
+    new_job, _ = old_review.request_analysis(ReviewParams())
+    finish(new_job, "none")
+    marked = [i for i, d in enumerate(review()["decisions"]) if d["class"]]
+    html = page(client, old_review, review=str(new_job.pk))
+    notice = html[html.index("Its marks differ from the hand") :]
+    notice = notice[: notice.index("</div>")]
+    assert [int(s) for s in re.findall(r"<li>Step (\d+), ", notice)] == marked
+    assert "in the hand" in notice and "unmarked in this one" in notice
+
+
+def test_switching_reviews_says_how_many_marks_changed(
+    client: Client, owner: User, old_review: Hand
+) -> None:
+    client.force_login(owner)
+    new_job, _ = old_review.request_analysis(ReviewParams())
+    finish(new_job, "none")
+    marked = [i for i, d in enumerate(review()["decisions"]) if d["class"]]
+    response = show(client, old_review, new_job.pk)
+    html = client.get(response["Location"]).content.decode()
+    assert f"{len(marked)} decisions are marked differently" in html

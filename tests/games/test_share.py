@@ -19,7 +19,8 @@ PANEL = "games/review/_share_export.html"
 
 def panel(hand: Hand, access: HandAccess) -> str:
     request = RequestFactory().get("/")
-    return render_to_string(PANEL, {"access": access, "hand": hand}, request=request)
+    context = {"access": access, "hand": hand, "has_review": hand.has_review()}
+    return render_to_string(PANEL, context, request=request)
 
 
 def test_the_owner_shares_a_hand_and_the_link_lets_anyone_read_it(

@@ -161,6 +161,19 @@ def test_the_form_asks_which_player_by_name_and_stores_nothing_until_answered(
     assert match.name_of("S") == "Euchrazy1"
 
 
+def test_importing_without_saying_which_player_asks_again_with_a_message(
+    client: Client, owner: User, sent: Any
+) -> None:
+    client.force_login(owner)
+    answer = {"text": egn_text("VWEC_Finals.egn"), "filename": "v.egn", "seat": "S"}
+    response = client.post(UPLOAD, {**answer, "confirm": "on"})
+    page = response.content.decode()
+    assert response.status_code == 400 and not Hand.objects.exists()
+    assert "Choose the player you were, or “None of them”." in page
+    assert "> Euchrazy1</label>" in page
+    assert "“VWEC Finals”, played 29 May 2026, 16:30." in page
+
+
 def test_none_of_them_keeps_the_seat_given(client: Client, owner: User, sent: Any) -> None:
     client.force_login(owner)
     answer = {"text": egn_text("VWEC_Finals.egn"), "seat": "E", "confirm": "on", "player": "-"}
@@ -287,7 +300,7 @@ def test_my_hands_shows_the_matchs_players_date_and_score(
     match = store(owner, "Epic_Comeback.egn", player="Hoyle Brunson").match
     client.force_login(owner)
     page = client.get(reverse("games:my_hands") + f"?match={match.pk}").content.decode()
-    assert "<dt>Played</dt><dd>2026-05-30T03:51</dd>" in page
+    assert "<dt>Played</dt><dd>30 May 2026, 03:51</dd>" in page  # the file's 2026-05-30T03:51
     assert "West: <strong>Hoyle Brunson</strong> (you)" in page
     assert "<dt>Score at the start</dt><dd>N–S 0, E–W 7</dd>" in page
 

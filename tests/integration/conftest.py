@@ -71,9 +71,27 @@ class Worker:
 StartWorker = Callable[..., Worker]
 
 
+QUEUES = ("interactive", "bulk")
+"""The queues a test's worker reads."""
+
+
+def purge_queues() -> None:
+    """Empty the queues a test's worker reads. Other tests send messages to the same broker
+    and leave them there (no worker reads them then): a review of a job whose row is long
+    gone, or a quiz pool's refill, which takes seconds; a new worker would work through
+    them before the test's own."""
+    from euchre_site.celery import app
+
+    with app.connection_for_write() as connection:
+        for name in QUEUES:
+            connection.default_channel.queue_purge(name)
+
+
 @pytest.fixture
 def start_worker(transactional_db: None, tmp_path: Path) -> Iterator[StartWorker]:
-    """Start a real worker on both queues: `start_worker(name, **environment)`."""
+    """Start a real worker on both queues: `start_worker(name, **environment)`. The queues
+    are emptied first, before the test sends anything (:func:`purge_queues`)."""
+    purge_queues()
     workers: list[Worker] = []
 
     def start(name: str = "test-worker", **environment: str) -> Worker:
@@ -93,7 +111,7 @@ def start_worker(transactional_db: None, tmp_path: Path) -> Iterator[StartWorker
                     "euchre_site",
                     "worker",
                     "-Q",
-                    "interactive,bulk",
+                    ",".join(QUEUES),
                     "--pool",
                     "solo",
                     "--hostname",

@@ -165,7 +165,7 @@ def server(fresh_database_url: str, tmp_path: Path) -> Iterator[Server]:
 
 
 def test_the_production_server_serves_a_fresh_database_and_stops_on_sigterm(
-    server: Server,
+    server: Server, fresh_database_url: str
 ) -> None:
     server.wait_until_up()
 
@@ -181,12 +181,37 @@ def test_the_production_server_serves_a_fresh_database_and_stops_on_sigterm(
     assert stylesheet, "no hashed stylesheet on the home page"
     assert server.get(stylesheet[1])[0] == 200
 
+    if fresh_database_url.startswith("postgres"):
+        # Each web process keeps its connections in a pool: twenty pages open few.
+        def sessions() -> int:
+            with psycopg.connect(fresh_database_url, autocommit=True) as db:
+                row = db.execute(
+                    "SELECT sessions FROM pg_stat_database WHERE datname = current_database()"
+                ).fetchone()
+            assert row is not None
+            return int(row[0]) - 1  # this one
+
+        before = sessions()
+        for _ in range(20):
+            assert server.get("/learn/")[0] == 200
+        assert sessions() - before < 10
+
     # The worker, the sweep's worker and beat started too, on the same settings; beat sent
     # the sweep to its queue, and the sweep's worker ran it.
     server.wait_for_log(r'"logger": "celery.apps.worker", "message": "celery@\S+ ready\."')
     server.wait_for_log(r'"logger": "celery.apps.worker", "message": "sweeper@\S+ ready\."')
+    server.wait_for_log(r'"logger": "celery.apps.worker", "message": "tables@\S+ ready\."')
     server.wait_for_log(r'"logger": "celery.beat", "message": "beat: Starting\.\.\."')
     server.wait_for_log(r"Task analysis\.tasks\.sweep_analysis_jobs\[[^]]+\] succeeded")
+
+    # The reviews' worker runs at a lower CPU priority (REVIEWS_NICE, 10); the others do not.
+    listing = subprocess.run(
+        ["ps", "-e", "-o", "pgid=,ni=,args="], capture_output=True, text=True
+    ).stdout.splitlines()
+    ours = [line.split(None, 2) for line in listing if line.split()[0] == str(server.process.pid)]
+    reviews = {int(ni) for _, ni, args in ours if "-Q interactive,bulk" in args}
+    others = {int(ni) for _, ni, args in ours if "server" in args or "-Q tables" in args}
+    assert reviews == {10} and others == {0}, ours
 
     returncode = server.stop()
     assert returncode == 143, f"scripts/serve exited with {returncode}:\n{server.log()}"
@@ -198,13 +223,35 @@ def test_the_production_server_serves_a_fresh_database_and_stops_on_sigterm(
     requests = [line for line in lines if line.get("event") == "request"]
     assert {(line["path"], line["status"]) for line in requests} >= {("/", 200), ("/learn/", 200)}
     assert {"scripts.serve", "uvicorn.error"} <= {line["logger"] for line in lines}
-    # The server and each worker say which build they run: this one's.
+    # The server and each worker (reviews, sweep, live tables) say which build they run.
     builds = [(line["logger"], line["build"]) for line in lines if line.get("event") == "build"]
     assert sorted(builds) == [
+        ("euchre_site.celery", euchre_build()),
         ("euchre_site.celery", euchre_build()),
         ("euchre_site.celery", euchre_build()),
         ("euchre_site.server", euchre_build()),
     ]
     # Every line is JSON but Celery's notice of each worker's shutdown, which it prints itself.
     others = [line for line in log.splitlines() if line and not line.startswith("{")]
-    assert others == ["worker: Warm shutdown (MainProcess)"] * 2, log
+    assert others == ["worker: Warm shutdown (MainProcess)"] * 3, log
+
+
+def test_a_wrong_reviews_nice_is_refused_before_anything_starts(tmp_path: Path) -> None:
+    env = {
+        **os.environ,
+        "VIRTUAL_ENV": sys.prefix,
+        "DEBUG": "false",
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "REVIEWS_NICE": "low",
+    }
+    done = subprocess.run(
+        ["scripts/serve", "--production"],
+        cwd=REPO_ROOT,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert "REVIEWS_NICE must be a whole number from 0 to 19, not 'low'." in done.stderr

@@ -63,7 +63,7 @@ def test_a_wrong_answer_is_explained_and_does_not_count(
     page = client.post(url, {"answer": "D"}, HTTP_HX_REQUEST="true").content.decode()
     assert "Not quite." in page and "left bower" in page
     index = client.get(reverse("lessons:index")).content.decode()
-    assert "0 of" in index
+    assert "answered, 0 right" in index  # answered, not solved
 
 
 @pytest.mark.parametrize(
@@ -147,3 +147,65 @@ def test_an_anonymous_learner_keeps_progress_in_the_session(
 def test_the_last_lesson_leads_on_to_playing_a_hand(client: Client, course: list[Lesson]) -> None:
     page = client.get(reverse("lessons:lesson", args=[course[-1].slug])).content.decode()
     assert reverse("games:play") in page and "play a hand against the computer" in page
+
+
+def test_the_counts_say_how_many_were_answered_and_how_many_right(
+    client: Client, course: list[Lesson]
+) -> None:
+    lesson = Lesson.objects.get(slug="trump-and-the-bowers")
+    number, _ = first_exercise(lesson)
+    url = reverse("lessons:answer", args=[lesson.slug, number])
+    client.post(url, {"answer": "D"})  # wrong: answered all the same
+    total = len([s for s in lesson.steps if s["type"] == "exercise"])
+    page = client.get(reverse("lessons:lesson", args=[lesson.slug])).content.decode()
+    assert f"1 of {total} questions answered, 0 right." in page
+    index = client.get(reverse("lessons:index")).content.decode()
+    assert f"1 of {total} answered, 0 right" in index
+    client.post(url, {"answer": "H"})
+    page = client.get(reverse("lessons:lesson", args=[lesson.slug])).content.decode()
+    assert f"1 of {total} questions answered, 1 right." in page
+
+
+def test_progress_made_before_signing_up_moves_to_the_new_account(
+    client: Client, course: list[Lesson]
+) -> None:
+    lesson = Lesson.objects.get(slug="trump-and-the-bowers")
+    number, _ = first_exercise(lesson)
+    client.post(reverse("lessons:answer", args=[lesson.slug, number]), {"answer": "H"})
+    others = [i for i, s in enumerate(lesson.steps) if s["type"] == "exercise" and i != number]
+    if others:
+        step = lesson.steps[others[0]]
+        wrong = next(c for c in step["choices"] if c not in step.get("answer", []))
+        client.post(reverse("lessons:answer", args=[lesson.slug, others[0]]), {"answer": wrong})
+    response = client.post(
+        reverse("accounts:signup"),
+        {
+            "username": "newcomer",
+            "email": "newcomer@example.com",
+            "password1": "a long pass phrase 42",
+            "password2": "a long pass phrase 42",
+        },
+    )
+    assert response.status_code == 302
+    progress = LessonProgress.objects.get(user__username="newcomer", lesson=lesson)
+    assert number in progress.solved and number in progress.answered
+    if others:
+        assert others[0] in progress.answered
+    page = client.get(reverse("lessons:lesson", args=[lesson.slug])).content.decode()
+    assert "questions answered, 1 right" in page or "Lesson complete" in page
+    assert "lesson_progress" not in client.session  # moved, not kept twice
+
+
+def test_progress_made_signed_out_joins_the_accounts_on_signing_in(
+    client: Client, course: list[Lesson], owner: User
+) -> None:
+    first, second = Lesson.objects.in_order()[:2]
+    LessonProgress.objects.create(user=owner, lesson=first, solved=[], answered=[])
+    number, _ = first_exercise(second)
+    session = client.session
+    session["lesson_progress"] = {second.slug: [number]}
+    session.save()
+    client.force_login(owner)
+    progress = LessonProgress.objects.get(user=owner, lesson=second)
+    assert progress.solved == [number] and progress.answered == [number]
+    assert LessonProgress.objects.filter(user=owner).count() == 2

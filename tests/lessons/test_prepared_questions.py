@@ -10,6 +10,7 @@ import pytest
 from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
+from pytest_django.fixtures import Settings
 
 from lessons import prepared, tasks
 from lessons.models import QuizQuestion
@@ -81,7 +82,7 @@ def test_only_the_sampled_skills_are_slow_to_make() -> None:
 def test_a_sampled_question_comes_from_the_pool_a_worker_fills(
     made: list[Any], workers_sent: list[Any]
 ) -> None:
-    assert prepared.fill_pool("best-card", 1, count=2) == 2
+    assert prepared.fill_pool("best-card", 1, count=2) == (2, 2)
     pool = {seed for _, seed, _ in made}
     made.clear()
     served = [QuizQuestion.objects.create_drawn("best-card", 1) for _ in range(6)]
@@ -109,19 +110,37 @@ def test_a_quick_skill_is_made_from_a_new_seed_each_time(
     assert len(seeds) == 5 and len(made) == 5 and workers_sent == []
 
 
-def test_a_full_pool_lets_its_oldest_questions_go(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(prepared, "POOL_SIZE", 5)
+def test_a_full_pool_lets_its_oldest_questions_go(settings: Settings) -> None:
+    settings.QUIZ_POOL_SIZE = 5
     prepared.fill_pool("best-card", 1, count=4)
     first = list(cache.get(prepared._key("pool", "best-card", 1)))
-    assert prepared.fill_pool("best-card", 1, count=3) == 5
+    assert prepared.fill_pool("best-card", 1, count=3) == (3, 5)
     now = cache.get(prepared._key("pool", "best-card", 1))
     assert now[:2] == first[2:] and len(set(now)) == 5
 
 
-def test_the_worker_task_fills_the_pool(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(prepared, "REFILL_COUNT", 3)
-    assert tasks.prepare_questions.apply(args=("best-card", 1)).get() == 3
+def test_the_worker_task_fills_the_pool(workers_sent: list[Any]) -> None:
+    assert tasks.prepare_questions.apply(args=("best-card", 1, 3)).get() == 3
     assert len(cache.get(prepared._key("pool", "best-card", 1))) == 3
+    assert workers_sent == []
+
+
+def test_a_task_out_of_time_hands_its_worker_back_and_sends_the_rest_again(
+    monkeypatch: pytest.MonkeyPatch, workers_sent: list[Any]
+) -> None:
+    # Each question "takes" 4 s of a 10 s budget: the task makes three, then stops.
+    clock = iter(range(0, 1000, 4))
+    monkeypatch.setattr(prepared, "monotonic", lambda: float(next(clock)))
+    monkeypatch.setattr(prepared, "question_fields", lambda *args: {})
+    assert tasks.prepare_questions.apply(args=("discard", 2, 8)).get() == 3
+    assert workers_sent == [("discard", 2, 5, "bulk")]
+
+
+def test_a_task_makes_one_question_however_short_its_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(prepared, "question_fields", lambda *args: {})
+    assert prepared.fill_pool("bidding", 1, count=4, seconds=0) == (1, 1)
 
 
 def test_the_practice_page_and_the_api_serve_a_prepared_question(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections import Counter
 from typing import Any
 
@@ -323,13 +324,19 @@ def plain_legal_calls(position: dict[str, Any]) -> set[str]:
 
 
 def plain_farmers_hand(position: dict[str, Any]) -> set[str]:
+    """Every card that may be among the three shown (seed 002: clean is three of a kind,
+    three 9s or three 10s; mixed is any three 9s and 10s), or none."""
     rules = position["rules"]
-    ranks = "9" if rules["farmers_hand"] == "clean" else "9T"
     eligible = {
         c
         for c in position["hand"]
-        if c[0] in ranks and not (rules["farmers_turn_card_rule"] and c[1] == position["upcard"][1])
+        if c[0] in "9T" and not (rules["farmers_turn_card_rule"] and c[1] == position["upcard"][1])
     }
+    if rules["farmers_hand"] == "clean":
+        eligible = next(
+            (same for rank in "9T" if len(same := {c for c in eligible if c[0] == rank}) >= 3),
+            set(),
+        )
     return eligible if len(eligible) >= 3 else {"none"}
 
 
@@ -354,8 +361,19 @@ def test_house_rules_answers_are_what_plain_code_finds_under_the_stated_rules() 
                 seen["no-trump"] += 1
         else:
             assert q.kind == "farmers_hand"
-            assert set(q.grading.answer) == plain_farmers_hand(position)
+            eligible = plain_farmers_hand(position)
+            assert set(q.grading.accepted) == eligible
+            if len(eligible) > 3:
+                # A farmer's hand swaps three: any three of the four is right, all four not.
+                seen["four"] += 1
+                assert q.grading.pick == 3 and len(q.grading.answer) == 3
+                assert not grade(q.grading, q.choices, True, sorted(eligible)).correct
+                other = sorted(eligible - set(q.grading.answer))[:1] + q.grading.answer[1:]
+                assert grade(q.grading, q.choices, True, other).correct
+            else:
+                assert set(q.grading.answer) == eligible and q.grading.pick is None
             assert ("9 or a 10" in q.prompt) == (rules["farmers_hand"] == "mixed")
+            assert ("three 10s" in q.prompt) == (rules["farmers_hand"] == "clean")
             assert ("upcard's suit" in q.prompt) == rules["farmers_turn_card_rule"]
             assert ("redeal" in q.prompt) == rules["farmers_redeal"]
             seen[rules["farmers_hand"]] += 1
@@ -366,6 +384,18 @@ def test_house_rules_answers_are_what_plain_code_finds_under_the_stated_rules() 
         assert not grade(q.grading, q.choices, True, q.grading.answer[1:]).correct
     wanted = {"stuck", "redeal", "canadian", "no-trump", "clean", "mixed", "turn-card", "swap"}
     assert all(seen[k] > 50 for k in wanted | {"any suit", "none"}), seen
+    assert seen["four"] > 5, seen
+
+
+CARD_CODE = re.compile(r"\b(?:[9TJQKA]|10)[SHDC]\b")
+"""A card as the engine writes it (``JC``, ``TS``, ``9H``): never in a sentence for players."""
+
+
+@pytest.mark.parametrize("skill", sorted(name for name, s in SKILLS.items() if not s.sampled))
+def test_a_question_names_its_cards_in_words_never_as_engine_codes(skill: str) -> None:
+    for q in questions(skill, range(300)):
+        for said in (q.prompt, q.grading.explanation, *q.grading.feedback.values()):
+            assert not CARD_CODE.search(said), said
 
 
 @pytest.mark.parametrize("skill", sorted(SKILLS))

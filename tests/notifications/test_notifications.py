@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -94,3 +96,21 @@ def test_a_long_text_is_cut_to_fit(owner: User) -> None:
 
 def test_no_notifications_says_so(owner: User) -> None:
     assert "No notifications yet" in signed_in(owner).get("/notifications/").content.decode()
+
+
+def test_the_nav_count_is_kept_and_counted_again_when_a_notice_comes_or_is_read(
+    owner: User, django_assert_num_queries: Any
+) -> None:
+    client = signed_in(owner)
+    Notification.objects.notify([owner], "One", "/hands/1/")
+    assert Notification.objects.unread_count(owner) == 1
+    with django_assert_num_queries(0):
+        assert Notification.objects.unread_count(owner) == 1  # kept, not counted again
+    Notification.objects.notify([owner], "Two", "/hands/2/")
+    assert Notification.objects.unread_count(owner) == 2
+    page = client.get(reverse("notifications:index")).content.decode()
+    until = max(Notification.objects.values_list("pk", flat=True))
+    client.post(reverse("notifications:mark_read"), {"until": until})
+    assert Notification.objects.unread_count(owner) == 0
+    assert "count-badge" not in client.get("/").content.decode()
+    assert "count-badge" in page

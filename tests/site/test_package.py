@@ -28,7 +28,17 @@ from django.core.exceptions import ImproperlyConfigured
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 SETTINGS_FILE = REPO_ROOT / "euchre_site" / "settings.py"
-APPS = ("euchre_site", "accounts", "notifications", "analysis", "games", "lessons", "classes")
+APPS = (
+    "euchre_site",
+    "accounts",
+    "notifications",
+    "analysis",
+    "games",
+    "lessons",
+    "classes",
+    "tables",
+    "ratings",
+)
 
 # Variables that would point a child process at this checkout or at the services.
 CHECKOUT_VARIABLES = (

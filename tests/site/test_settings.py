@@ -37,6 +37,9 @@ def load_settings(monkeypatch: pytest.MonkeyPatch, **env: str) -> dict[str, Any]
         "ANALYSIS_RESEND_BULK_SECONDS",
         "ANALYSIS_RESEND_MAX_SECONDS",
         "EUCHRE_DATA_DIR",
+        "DATABASE_POOL_SIZE",
+        "QUIZ_POOL_SIZE",
+        "REDIS_URL",
         *SECURITY_VARIABLES,
     ):
         monkeypatch.delenv(name, raising=False)
@@ -60,6 +63,48 @@ def test_it_reads_the_database_from_database_url(monkeypatch: pytest.MonkeyPatch
         "secret",
     )
     assert (database["HOST"], database["PORT"]) == ("db.example", 6543)
+
+
+def test_postgresql_keeps_no_pool_of_connections_unless_asked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    url = "postgres://teacher:secret@db.example:6543/cards"
+    assert "pool" not in develop(monkeypatch, DATABASE_URL=url)["DATABASES"]["default"]["OPTIONS"]
+    pooled = develop(monkeypatch, DATABASE_URL=url, DATABASE_POOL_SIZE="10")
+    assert pooled["DATABASES"]["default"]["OPTIONS"]["pool"] == {
+        "min_size": 2,
+        "max_size": 10,
+        "timeout": 20,
+    }
+    assert pooled["DATABASES"]["default"]["CONN_MAX_AGE"] == 0  # Django's pool asks for it
+    # SQLite has no pool: the size is not used there.
+    assert "pool" not in develop(monkeypatch, DATABASE_POOL_SIZE="10")["DATABASES"]["default"].get(
+        "OPTIONS", {}
+    )
+
+
+def test_the_quiz_pool_size_comes_from_the_environment_and_is_at_least_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert develop(monkeypatch)["QUIZ_POOL_SIZE"] == 200
+    assert develop(monkeypatch, QUIZ_POOL_SIZE="24")["QUIZ_POOL_SIZE"] == 24
+    with pytest.raises(ImproperlyConfigured, match="QUIZ_POOL_SIZE"):
+        develop(monkeypatch, QUIZ_POOL_SIZE="0")
+
+
+def test_a_pool_size_that_is_not_a_whole_number_is_refused_by_name(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    with pytest.raises(ImproperlyConfigured, match="DATABASE_POOL_SIZE"):
+        develop(monkeypatch, DATABASE_POOL_SIZE="many")
+
+
+def test_the_cache_is_redis_with_one_client_a_process_when_there_is_redis(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    cache = develop(monkeypatch, REDIS_URL="redis://127.0.0.1:6379/5")["CACHES"]["default"]
+    assert cache["BACKEND"] == "euchre_site.cache.SharedRedisCache"
+    assert cache["LOCATION"] == "redis://127.0.0.1:6379/5"
 
 
 def test_without_database_url_it_uses_sqlite_under_var(
@@ -237,6 +282,7 @@ def test_celery_takes_its_configuration_from_the_django_settings() -> None:
         ("interactive", "interactive", "interactive"),
         ("bulk", "bulk", "bulk"),
         ("sweep", "sweep", "sweep"),
+        ("tables", "tables", "tables"),
     ]
 
 
@@ -279,7 +325,8 @@ def test_the_waits_before_a_queued_job_is_sent_again_come_from_the_environment(
 def test_the_sweeps_interval_comes_from_the_environment_and_sets_its_expiry(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    [entry] = develop(monkeypatch, ANALYSIS_SWEEP_SECONDS="45")["CELERY_BEAT_SCHEDULE"].values()
+    schedule = develop(monkeypatch, ANALYSIS_SWEEP_SECONDS="45")["CELERY_BEAT_SCHEDULE"]
+    entry = schedule["sweep-analysis-jobs"]
     assert entry["schedule"] == 45.0
     assert entry["options"] == {"queue": "sweep", "expires": 40}
 

@@ -3,9 +3,10 @@
 
      ← →        one step back / on (in a what-if line: take back / the solver's move)
      Home End   the deal / the end of the hand (in a what-if line: the start / let the solver finish)
-     b m i      the seen-from seat's next blunder / mistake / inaccuracy
+     b m i g    the next blunder / mistake / inaccuracy / good play, of any seat
 
-   Also: the optional four-colour deck, remembered in this browser. */
+   Also: the mark of the current step in the move lists and the swing after a step, which
+   swaps the board alone; and the optional four-colour deck, remembered in this browser. */
 (function () {
   "use strict";
 
@@ -17,6 +18,7 @@
     b: "blunder",
     m: "mistake",
     i: "inaccuracy",
+    g: "good",
   };
 
   function announce(text) {
@@ -71,6 +73,44 @@
     var again = lastKey ? replay.querySelector('a[data-key="' + lastKey + '"]') : null;
     (again || replay).focus({ preventScroll: true });
   });
+
+  // A step swaps the board alone (replay.html's board_swap): the move lists and the swing
+  // stay on the page, and their mark of the current step moves here, as the server draws
+  // it on a whole page (on the main line only; in a what-if line no move is current).
+  function setCurrent(element, on) {
+    if (on) {
+      element.setAttribute("aria-current", "step");
+    } else {
+      element.removeAttribute("aria-current");
+    }
+  }
+  function markCurrentStep() {
+    var replay = document.getElementById("replay");
+    var board = document.getElementById("replay-board");
+    if (!replay || !board) {
+      return;
+    }
+    var step = board.dataset.step;
+    var main = board.dataset.main === "true";
+    replay.dataset.step = step;
+    replay.querySelectorAll(".move[data-step]").forEach(function (item) {
+      var current = main && item.dataset.step === step;
+      item.classList.toggle("move--current", current);
+      var link = item.querySelector("a");
+      if (link) {
+        setCurrent(link, current);
+      }
+    });
+    replay.querySelectorAll("tr[data-step]").forEach(function (row) {
+      row.classList.toggle("swing-table__current", main && row.dataset.step === step);
+    });
+    replay.querySelectorAll(".chart a[data-step]").forEach(function (link) {
+      setCurrent(link, main && link.dataset.step === step);
+    });
+  }
+  // On the swap itself, not after the settle delay: the lists never show another step
+  // than the board beside them.
+  document.addEventListener("htmx:afterSwap", markCurrentStep);
 
   // The four-colour deck: diamonds blue and clubs green, on top of the suit symbols.
   var STORE = "euchre-four-colour";

@@ -1,0 +1,1 @@
+"""Ratings of people from their ranked games at live tables (OpenSkill, Plackett-Luce)."""

@@ -206,7 +206,7 @@ def test_the_production_server_serves_a_fresh_database_and_stops_on_sigterm(
 
     # The reviews' worker runs at a lower CPU priority (REVIEWS_NICE, 10); the others do not.
     listing = subprocess.run(
-        ["ps", "-e", "-o", "pgid=,ni=,args="], capture_output=True, text=True
+        ["ps", "-e", "-ww", "-o", "pgid=,ni=,args="], capture_output=True, text=True
     ).stdout.splitlines()
     ours = [line.split(None, 2) for line in listing if line.split()[0] == str(server.process.pid)]
     reviews = {int(ni) for _, ni, args in ours if "-Q interactive,bulk" in args}

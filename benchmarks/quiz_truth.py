@@ -1,6 +1,7 @@
 """The served judgement questions re-graded independently: are any of them wrong?
 
     .venv/bin/python benchmarks/quiz_truth.py [--n 6] [--layouts 2000] [--first-seed 0]
+        [--skills bidding,discard,best-card]
 
 Makes ``--n`` questions of each judgement skill (bidding, discard, best card), spread
 evenly over levels 1 to 3, exactly as the quiz serves them (graded to
@@ -46,12 +47,20 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=6, help="questions of each skill (default 6)")
     parser.add_argument("--layouts", type=int, default=2000, help="independent layouts")
     parser.add_argument("--first-seed", type=int, default=0)
+    parser.add_argument(
+        "--skills",
+        default=",".join(SKILLS),
+        help=f"which skills, comma-separated (default {','.join(SKILLS)})",
+    )
     args = parser.parse_args()
+    skills = [name.strip() for name in args.skills.split(",") if name.strip()]
+    if not skills or any(name not in SKILLS for name in skills):
+        parser.error(f"--skills takes some of {', '.join(SKILLS)}, not {args.skills!r}")
     if not 1 <= args.n <= 5000 or not 100 <= args.layouts <= 20000:
         parser.error("--n must be 1 to 5000 and --layouts 100 to 20000")
     grader = Grader()
     print(f"{args.n} questions a skill, re-graded at {args.layouts} independent layouts")
-    for skill in SKILLS:
+    for skill in skills:
         over = within = wrong = 0
         margins: list[float] = []
         made: list[float] = []

@@ -82,9 +82,9 @@ class Figures:
     conflicts: int = 0
     errors: list[str] = field(default_factory=list)
     latencies: list[float] = field(default_factory=list)
+    """Seconds from an action posted to another client's receiving its event."""
     answered: list[float] = field(default_factory=list)
     """Seconds from an action posted to the server's answer to it."""
-    """Seconds from an action posted to another client's receiving its event."""
     late: list[float] = field(default_factory=list)
     """Seconds from a timeout's deadline to its event reaching the client."""
     reconnections: int = 0
@@ -226,12 +226,19 @@ class Client:
         self.acting = asyncio.create_task(self.act(state["version"], random.choice(legal)))
 
     async def act(self, version: int, action: str) -> None:
+        import aiohttp
+
         await asyncio.sleep(random.uniform(*THINK_SECONDS))
         posted = time.time()
         self.figures.posted[(self.code, version + 1)] = (posted, self.seat)
-        status, data = await self.call(
-            "POST", f"tables/{self.code}/actions", {"action": action, "version": version}
-        )
+        try:
+            status, data = await self.call(
+                "POST", f"tables/{self.code}/actions", {"action": action, "version": version}
+            )
+        except (TimeoutError, aiohttp.ClientError) as error:
+            self.figures.posted.pop((self.code, version + 1), None)
+            self.figures.errors.append(f"action {action!r}: {error!r}")
+            return
         self.figures.answered.append(time.time() - posted)
         if status == 200:
             self.figures.actions += 1
@@ -279,7 +286,10 @@ async def run(options: argparse.Namespace, keys: list[str], say: Any) -> tuple[F
     import aiohttp
 
     figures = Figures()
-    connector = aiohttp.TCPConnector(limit=0)
+    # Idle connections are dropped before uvicorn's keep-alive (5 s) drops them, as a proxy
+    # in front would: else a request may go out on a connection just as the server closes
+    # it ("Connection reset by peer").
+    connector = aiohttp.TCPConnector(limit=0, keepalive_timeout=4)
     timeout = aiohttp.ClientTimeout(total=REQUEST_TIMEOUT_SECONDS)
     base = f"http://127.0.0.1:{options.port}"
     async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:

@@ -3,7 +3,8 @@ would see it: a visitor, a student with hands and a class, and the class's teach
 Not one violation on any of them: the home page three ways, the course, practice and
 progress, a game mid-auction, the hands library, a reviewed hand, upload, stats,
 notifications, settings, classes, an assignment both ways, and a teacher's class and its
-progress grid. The live tables pages are not on main yet."""
+progress grid. The live tables pages are checked in tests/e2e/test_tables_browser.py, on
+the ASGI server their event stream needs."""
 
 from __future__ import annotations
 

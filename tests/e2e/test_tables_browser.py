@@ -9,7 +9,7 @@ import contextlib
 import re
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import datetime
 from pathlib import Path
 
@@ -23,9 +23,10 @@ from pytest_django.fixtures import Settings
 pytest.importorskip("tables.services", reason="needs the tables app (branch t18core)")
 
 from accounts.models import User  # noqa: E402
+from classes.models import Classroom  # noqa: E402
 from tables import services  # noqa: E402
 from tables.models import Table  # noqa: E402
-from tests.conftest import PASSWORD  # noqa: E402
+from tests.conftest import PASSWORD, make_user  # noqa: E402
 from tests.tables.asgi import AsgiServer, asgi_server_fixture  # noqa: E402, F401
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -198,3 +199,46 @@ def test_a_page_whose_stream_is_blocked_keeps_up_by_polling(
     ann.get_by_role("button", name="Computer player West").click()
     ann.get_by_role("button", name="Start the game").click()
     holds_a_dealt_hand(bo, timeout=10_000)
+
+
+def test_the_tables_pages_are_clean_under_axe_core(
+    asgi_server: AsgiServer, contexts: list[BrowserContext], axe: Callable[[Page], list[str]]
+) -> None:
+    """axe-core at both widths on the lobby, a table waiting for people, the same table in
+    play, the class's tables, the ladder and a player's profile: not one violation."""
+    base = asgi_server.url
+    make_user("ann")
+    teacher = make_user("ms_lee", teacher=True)
+    classroom = Classroom.objects.create(teacher=teacher, name="Thursday club")
+    classroom.add_student(User.objects.get(username="ann"))
+    ann = contexts[0].new_page()
+    found: list[str] = []
+
+    def check(where: str, page: Page = ann) -> None:
+        for size in (DESKTOP, PHONE):
+            page.set_viewport_size(size)
+            found.extend(f"{where} at {size['width']} px: {v}" for v in axe(page))
+        page.set_viewport_size(DESKTOP)
+
+    log_in(ann, base, "ann")
+    ann.goto(base + "/tables/")
+    check("the lobby")
+    open_table(ann, base)
+    check("a table waiting for people")
+    for seat in ("North", "East", "West"):
+        ann.get_by_role("button", name=f"Computer player {seat}").click()
+        expect(ann.locator(".felt")).to_contain_text("Computer player", timeout=5_000)
+    ann.get_by_role("button", name="Start the game").click()
+    holds_a_dealt_hand(ann)
+    check("a table in play")
+    ann.goto(base + "/ladder/")
+    check("the ladder")
+    ann.goto(base + "/players/ann/")
+    check("a player's profile")
+
+    lee = contexts[1].new_page()
+    log_in(lee, base, "ms_lee")
+    lee.goto(base + f"/tables/class/{classroom.pk}/")
+    check("a class's tables", lee)
+
+    assert found == [], "axe-core found:\n" + "\n".join(found)

@@ -1670,6 +1670,31 @@ def parse_options(argv: list[str] | None = None) -> argparse.Namespace:
     return options
 
 
+def server_environment(
+    database_url: str, redis_url: str, data_dir: Path, web_workers: int, **more: str
+) -> dict[str, str]:
+    """The environment of a benchmark's production server and workers: this one's, with the
+    production settings (``DEBUG`` off, a new ``SECRET_KEY``), the benchmark's own database,
+    Redis (broker and cache) and data folder, and ``RATE_LIMITS=off``."""
+    return {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(
+            filter(None, [str(REPO_ROOT), os.environ.get("PYTHONPATH", "")])
+        ),
+        "DJANGO_SETTINGS_MODULE": "euchre_site.settings",
+        "DEBUG": "false",
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "EUCHRE_DATA_DIR": str(data_dir),
+        "DATABASE_URL": database_url,
+        "CELERY_BROKER_URL": redis_url,
+        "REDIS_URL": redis_url,
+        "RATE_LIMITS": "off",
+        "WEB_CONCURRENCY": str(web_workers),
+        **more,
+    }
+
+
 def main(argv: list[str] | None = None) -> None:
     options = parse_options(argv)
     began = time.monotonic()
@@ -1693,23 +1718,13 @@ def main(argv: list[str] | None = None) -> None:
             own_database(options.postgres, options.database) as database_url,
             own_redis(options.redis),
         ):
-            env = {
-                **os.environ,
-                "PYTHONPATH": os.pathsep.join(
-                    filter(None, [str(REPO_ROOT), os.environ.get("PYTHONPATH", "")])
-                ),
-                "DJANGO_SETTINGS_MODULE": "euchre_site.settings",
-                "DEBUG": "false",
-                "SECRET_KEY": secrets.token_urlsafe(50),
-                "ALLOWED_HOSTS": "127.0.0.1",
-                "EUCHRE_DATA_DIR": str(data_dir),
-                "DATABASE_URL": database_url,
-                "CELERY_BROKER_URL": options.redis,
-                "REDIS_URL": options.redis,
-                "RATE_LIMITS": "off",
-                "WEB_CONCURRENCY": str(options.web_workers),
-                "QUIZ_POOL_SIZE": str(options.quiz_pool),
-            }
+            env = server_environment(
+                database_url,
+                options.redis,
+                data_dir,
+                options.web_workers,
+                QUIZ_POOL_SIZE=str(options.quiz_pool),
+            )
             os.environ.update(env)
             import django
 

@@ -63,6 +63,7 @@ from benchmarks.load import (  # noqa: E402
     own_redis,
     percentile,
     postmaster_pid,
+    server_environment,
     server_errors,
     start_service,
     wait_until_ready,
@@ -387,22 +388,7 @@ def main(argv: list[str] | None = None) -> None:
             own_database(options.postgres, options.database) as database_url,
             own_redis(options.redis),
         ):
-            env = {
-                **os.environ,
-                "PYTHONPATH": os.pathsep.join(
-                    filter(None, [str(REPO_ROOT), os.environ.get("PYTHONPATH", "")])
-                ),
-                "DJANGO_SETTINGS_MODULE": "euchre_site.settings",
-                "DEBUG": "false",
-                "SECRET_KEY": secrets.token_urlsafe(50),
-                "ALLOWED_HOSTS": "127.0.0.1",
-                "EUCHRE_DATA_DIR": str(data_dir),
-                "DATABASE_URL": database_url,
-                "CELERY_BROKER_URL": options.redis,
-                "REDIS_URL": options.redis,
-                "RATE_LIMITS": "off",
-                "WEB_CONCURRENCY": str(options.web_workers),
-            }
+            env = server_environment(database_url, options.redis, data_dir, options.web_workers)
             os.environ.update(env)
             import django
 

@@ -336,7 +336,11 @@ def start_service(name: str, argv: list[str], env: dict[str, str], logs: Path) -
             stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL,
             # Its own process group: Ctrl-C reaches this script only, which stops the group.
-            start_new_session=True,
+            # In this script's session, as scripts/serve's processes are in its: Linux
+            # shares the CPU fairly between sessions (autogroups) before it looks at nice
+            # values, so a service in a session of its own would take a full share however
+            # it is niced, and the reviews' worker would compete with the site as an equal.
+            process_group=0,
         )
     return Service(name, process, log_path)
 

@@ -15,8 +15,9 @@ What it does, all on 127.0.0.1 and undone at the end (on Ctrl-C or a failure too
 2. starts what ``scripts/serve --production`` starts, with ``RATE_LIMITS=off``: uvicorn
    (``python -m euchre_site.server``, ``--web-workers`` processes), a Celery worker for the
    tables' timers (queue ``tables``), one for the reviews (``interactive,bulk``), and beat;
-3. makes four accounts and an API token for each per table; the first opens the table
-   (the timer ``--timer``, to ``--target``), the others sit, the host starts it;
+3. makes four accounts and an API token for each per table; the tables open one after
+   another over ``--spread`` seconds (10), as people arrive: the first opens the table (the
+   timer ``--timer``, to ``--target``), the others sit, the host starts it;
 4. every client follows its table through the event stream (``GET …/events``, from the
    version it read, with ``Last-Event-ID`` when it reconnects) and reads the state
    (``GET tables/{id}``) when an event may concern it; when its turn comes it waits 0.5–1.5 s
@@ -73,6 +74,9 @@ SEATS = ("S", "N", "E", "W")
 """The host sits South; the others take the rest."""
 THINK_SECONDS = (0.5, 1.5)
 REQUEST_TIMEOUT_SECONDS = 30
+SPREAD_SECONDS = 10.0
+"""The tables open over this time, one after another (50 tables: one every 0.2 s), as
+people arrive at a site; ``--spread 0`` opens them all in the same instant."""
 TARGET_P95_MS = 200
 TARGET_LATE_S = 1.0
 
@@ -254,7 +258,10 @@ class Client:
             self.done.set()
 
 
-async def play_table(clients: list[Client], options: argparse.Namespace, figures: Figures) -> None:
+async def play_table(
+    clients: list[Client], options: argparse.Namespace, figures: Figures, delay: float
+) -> None:
+    await asyncio.sleep(delay)
     host = clients[0]
     table = await host.must(
         "POST",
@@ -299,7 +306,13 @@ async def run(options: argparse.Namespace, keys: list[str], say: Any) -> tuple[F
             for t in range(options.tables)
         ]
         began = time.monotonic()
-        tasks = [asyncio.create_task(play_table(clients, options, figures)) for clients in tables]
+        # The tables open one after another over --spread seconds, as people arrive.
+        tasks = [
+            asyncio.create_task(
+                play_table(clients, options, figures, options.spread * t / len(tables))
+            )
+            for t, clients in enumerate(tables)
+        ]
         done, pending = await asyncio.wait(tasks, timeout=options.max_seconds)
         for task in pending:
             task.cancel()
@@ -322,7 +335,8 @@ def report(figures: Figures, elapsed: float, options: argparse.Namespace) -> str
     p95 = percentile(lat, 95) * 1000 if lat else float("nan")
     lines = [
         f"Live tables: {options.tables} tables of 4 API clients, games to {options.target}, "
-        f"timer {options.timer}, {options.web_workers} web processes",
+        f"timer {options.timer}, {options.web_workers} web processes, "
+        f"opened over {options.spread:g} s",
         f"  tables finished            {figures.finished} of {options.tables} in {elapsed:.0f} s",
         f"  actions posted             {figures.actions} ({figures.actions / elapsed:.1f}/s); "
         f"409s {figures.conflicts}; events received {figures.events}",
@@ -341,6 +355,38 @@ def report(figures: Figures, elapsed: float, options: argparse.Namespace) -> str
     return "\n".join(lines)
 
 
+def server_times(service: Service) -> dict[str, list[float]]:
+    """Seconds each table action and state read took inside Django, from the web server's
+    request log: what the answer's time was not spent waiting for (a thread, the CPU)."""
+    times: dict[str, list[float]] = {"action": [], "state": []}
+    for line in service.log().splitlines():
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue
+        if not isinstance(entry, dict) or entry.get("event") != "request":
+            continue
+        path, method = str(entry.get("path", "")), entry.get("method")
+        if not path.startswith("/api/v1/tables/"):
+            continue
+        if method == "POST" and path.endswith("/actions"):
+            times["action"].append(float(entry["duration_ms"]) / 1000)
+        elif method == "GET" and path.count("/") == 4:
+            times["state"].append(float(entry["duration_ms"]) / 1000)
+    return times
+
+
+def server_line(times: dict[str, list[float]]) -> str:
+    def ms(values: list[float], q: float) -> str:
+        return "-" if not values else f"{percentile(values, q) * 1000:.0f}"
+
+    action, state = times["action"], times["state"]
+    return (
+        f"  inside Django              action p50 {ms(action, 50)} ms, p95 {ms(action, 95)} ms; "
+        f"state read p50 {ms(state, 50)} ms, p95 {ms(state, 95)} ms ({len(state)} reads)"
+    )
+
+
 def cpu_line(cpu: dict[str, float]) -> str:
     """The CPU each part used while the tables played, in percent of one core (200% is
     both cores of this machine): ``others`` is everything else, other people's work."""
@@ -357,6 +403,12 @@ def parse_options(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--timer", choices=("quick", "normal", "relaxed"), default="quick")
     parser.add_argument(
         "--miss", type=float, default=0.04, help="chance a client lets its timer run out (0.04)"
+    )
+    parser.add_argument(
+        "--spread",
+        type=float,
+        default=SPREAD_SECONDS,
+        help=f"open the tables one after another over this time ({SPREAD_SECONDS:g} s)",
     )
     parser.add_argument("--max-seconds", type=float, default=900, help="stop after (900 s)")
     parser.add_argument("--port", type=int, default=8120)
@@ -430,7 +482,7 @@ def main(argv: list[str] | None = None) -> None:
                     "--loglevel",
                     "INFO",
                 ],
-                env,
+                {**env, "DATABASE_POOL_SIZE": "5"},
                 logs,
             )
             services["worker"] = start_service(
@@ -478,7 +530,13 @@ def main(argv: list[str] | None = None) -> None:
                 cpu = meter.end()
             for service in services.values():
                 service.check_running()
-            text = report(figures, elapsed, options) + "\n" + cpu_line(cpu)
+            text = "\n".join(
+                [
+                    report(figures, elapsed, options),
+                    server_line(server_times(services["web server"])),
+                    cpu_line(cpu),
+                ]
+            )
             logged = server_errors(services["web server"])
             if logged:
                 text += f"\nThe web server logged {len(logged)} errors; the first:\n"

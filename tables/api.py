@@ -54,14 +54,20 @@ def _table_for(request: Request, code: str) -> Table:
 
 
 def _state(
-    request: Request, code: str, status_code: int = 200, *, table: Table | None = None
+    request: Request,
+    code: str,
+    status_code: int = 200,
+    *,
+    table: Table | None = None,
+    seats: dict[str, TableSeat] | None = None,
 ) -> Response:
-    """The state of table ``code`` seen from the caller's seat (``table`` when read since
-    its last change), marking the caller present."""
+    """The state of table ``code`` seen from the caller's seat (``table``, and its
+    ``seats``, when read since its last change), marking the caller present."""
     if table is None:
         table = Table.objects.select_related("host").get(code=code)
-    seats = seats_of(table)
-    services.note_presence(code, request.user, seats=seats)
+    if seats is None:
+        seats = seats_of(table)
+    services.note_presence(code, request.user.pk, seats=seats)
     return Response(state_for(table, request.user, seats), status=status_code)
 
 
@@ -208,15 +214,11 @@ def start(request: Request, code: str) -> Response:
 )
 @api_view(["POST"])
 def actions(request: Request, code: str) -> Response:
-    _table_for(request, code)
     data = request.data if isinstance(request.data, dict) else {}
-    if "action" not in data:
-        raise exceptions.ValidationError({"action": ["An action is needed, such as 'play JH'."]})
-    if "version" not in data:
-        raise exceptions.ValidationError({"version": ["The table's version is needed."]})
     try:
-        table = services.act(request.user, code, data["action"], data["version"])
+        # The action checks who may see the table first (404), then what was sent.
+        table, seats = services.act(request.user, code, data.get("action"), data.get("version"))
     except TableError as error:
         _raise(error)
         raise
-    return _state(request, code, table=table)
+    return _state(request, code, table=table, seats=seats)

@@ -13,11 +13,13 @@ which tells a browser to stop trying.
 
 The view is asynchronous: an open stream is a coroutine waiting on an ``asyncio.Event``,
 never a thread. Each web process keeps one :class:`Hub` (one per event loop), which holds a
-:class:`Feed` for every table that has streams open in the process: the feed reads the new
-events from the database once, however many streams watch the table, and wakes them. It
-learns of a change from :mod:`tables.broadcast` (Redis pub/sub in production, a direct call
-within the process otherwise) and, as a safety net, by looking at the versions of all its
-tables in one query every ``TABLES_STREAM_CHECK_SECONDS``. Streams send a comment every
+:class:`Feed` for every table that has streams open in the process: the feed keeps the
+table's recent events, however many streams watch it, and wakes them. It learns of a change
+from :mod:`tables.broadcast` (Redis pub/sub in production, a direct call within the process
+otherwise), whose message carries the change's event: the next version is passed on as it
+comes, with no read of the database, which is read (once for the process) only to fill a
+gap. As a safety net the hub also looks at the versions of all its tables in one query
+every ``TABLES_STREAM_CHECK_SECONDS``. Streams send a comment every
 ``TABLES_STREAM_HEARTBEAT_SECONDS`` (so proxies keep them open and a gone client is noticed),
 mark the person present at the table (:mod:`tables.presence`), and end after
 ``TABLES_STREAM_MAX_SECONDS``, the client reconnecting where it left off.
@@ -30,11 +32,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
+import random
 import time
 from collections import deque
 from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -48,6 +51,7 @@ from rest_framework.exceptions import AuthenticationFailed
 
 from accounts.api_auth import KEYWORD, TokenAuthentication
 from tables import broadcast, presence
+from tables.broadcast import event_text
 from tables.models import Table, TableEvent
 
 logger = logging.getLogger(__name__)
@@ -57,6 +61,8 @@ REPLAY_BATCH = 200
 """Events read from the database at a time when a client catches up."""
 KEPT = 64
 """Recent events a feed keeps in memory, for the streams a little behind."""
+STREAM_THREADS = 2
+"""Threads of each web process for the streams' reads and presence (see below)."""
 
 
 @dataclass(frozen=True)
@@ -66,19 +72,12 @@ class Event:
     """The event as sent: ``id:`` and ``data:`` lines and the blank line."""
 
 
-def event_text(version: int, what: str, data: dict[str, Any] | None) -> str:
-    """An event as the stream sends it: the row's data with ``version`` and ``what``.
-
-    >>> event_text(3, "North sat down.", {"seat": "N"})
-    'id: 3\\ndata: {"seat": "N", "version": 3, "what": "North sat down."}\\n\\n'
-    """
-    payload = {**(data or {}), "version": version, "what": what}
-    # json.dumps writes no newline, so the payload is one `data:` line.
-    return f"id: {version}\ndata: {json.dumps(payload, ensure_ascii=False)}\n\n"
-
-
-# The database, read in a worker thread; each call closes its connection, so that open
-# streams never hold connections (CONN_MAX_AGE is 0, see settings).
+# The streams' database work (the events a feed lacks, the periodic look at the versions,
+# presence) runs in threads of its own, never in those that serve the requests: a burst of
+# it (many streams opening at once, a heartbeat shared by many) must not make an action
+# wait for a thread. Each call closes its connection (back to the pool, if any), so that
+# open streams never hold connections (CONN_MAX_AGE is 0, see settings).
+_threads = ThreadPoolExecutor(max_workers=STREAM_THREADS, thread_name_prefix="table-streams")
 
 
 def _closing(function: Any) -> Any:
@@ -88,7 +87,7 @@ def _closing(function: Any) -> Any:
         finally:
             connection.close()
 
-    return sync_to_async(run, thread_sensitive=False)
+    return sync_to_async(run, thread_sensitive=False, executor=_threads)
 
 
 def _load_after(table_id: int, version: int, limit: int) -> tuple[list[Event], str]:
@@ -108,6 +107,8 @@ def _versions(table_ids: list[int]) -> dict[int, int]:
 
 load_after = _closing(_load_after)
 versions = _closing(_versions)
+touch_presence = _closing(presence.touch_id)
+""":func:`tables.presence.touch_id` from an event stream."""
 
 
 @dataclass(eq=False)
@@ -132,19 +133,24 @@ class Feed:
             return None
         return [event for event in self.recent if event.version > version]
 
+    def add(self, events: list[Event], over: bool) -> None:
+        """Keep the events newer than the newest known one (the versions in order, with no
+        gap), note whether the table is over, and wake the streams if anything changed."""
+        events = [event for event in events if event.version > self.version]
+        if not events and over == self.over:
+            return
+        self.recent.extend(events)
+        if events:
+            self.version = events[-1].version
+        self.over = over
+        woken, self.changed = self.changed, asyncio.Event()
+        woken.set()
+
     async def refresh(self) -> None:
         """Read the events after the newest known one, and wake the streams if any."""
         async with self.lock:
             events, status = await load_after(self.table_id, self.version, REPLAY_BATCH)
-            over = status in OVER
-            if not events and over == self.over:
-                return
-            self.recent.extend(events)
-            if events:
-                self.version = events[-1].version
-            self.over = over
-            woken, self.changed = self.changed, asyncio.Event()
-            woken.set()
+            self.add(events, status in OVER)
 
 
 class Hub:
@@ -178,10 +184,15 @@ class Hub:
             self.feeds.pop(feed.table_id, None)
             self.by_code.pop(feed.code, None)
 
-    def poke(self, code: str, version: int) -> None:
-        """A table changed (called in the loop's thread)."""
-        feed = self.by_code.get(code)
-        if feed is not None and version > feed.version:
+    def poke(self, change: broadcast.Change) -> None:
+        """A table changed (called in the loop's thread): the next version is passed on at
+        once; after a gap (a message missed, or two crossing), the database is read."""
+        feed = self.by_code.get(change.code)
+        if feed is None or change.version <= feed.version:
+            return
+        if change.version == feed.version + 1 and not feed.lock.locked():
+            feed.add([Event(change.version, change.event)], change.status in OVER)
+        else:
             self._refresh(feed)
 
     def _refresh(self, feed: Feed) -> None:
@@ -220,9 +231,12 @@ class Hub:
                     async for message in pubsub.listen():
                         if message.get("type") != "message":
                             continue
-                        code, _, version = message["data"].decode().partition(" ")
-                        with contextlib.suppress(ValueError):
-                            self.poke(code, int(version))
+                        try:
+                            change = broadcast.Change.parse(message["data"].decode())
+                        except ValueError:
+                            logger.warning("Not a table's change on the channel; left alone")
+                            continue
+                        self.poke(change)
             except asyncio.CancelledError:
                 raise
             except Exception:  # noqa: BLE001 - reconnect; the periodic check covers the gap
@@ -365,8 +379,10 @@ async def _stream(
     try:
         # How long a browser waits before reconnecting, in ms.
         yield f"retry: {settings.TABLES_STREAM_RETRY_MS}\n: table {code}\n\n"
-        await presence.touch_stream(code, user_id)
-        beat = time.monotonic()
+        await touch_presence(code, user_id)
+        # The first heartbeat comes at a random point of the interval, so that streams
+        # opened together (a class's tables started at once) do not beat together.
+        beat = time.monotonic() - random.uniform(0, heartbeat)
         while True:
             changed = feed.changed
             events = feed.after(last)
@@ -387,7 +403,7 @@ async def _stream(
             except TimeoutError:
                 yield ": still here\n\n"
                 beat = time.monotonic()
-                await presence.touch_stream(code, user_id)
+                await touch_presence(code, user_id)
     finally:
         # Also when the client goes away: Django cancels the stream (CancelledError).
         hub().leave(feed)

@@ -209,7 +209,8 @@ class Table(models.Model):
         return Live(game, hand)
 
     def seat_map(self) -> dict[str, TableSeat]:
-        return {s.seat: s for s in self.seats.all()}
+        """The table's seats by letter, with their people."""
+        return {s.seat: s for s in self.seats.select_related("user")}
 
 
 class TableSeat(models.Model):

@@ -49,6 +49,8 @@ logger = logging.getLogger(__name__)
 TARGETS = (5, 10, 15)
 TOLERANCE = timedelta(milliseconds=50)
 """A task may run this much before its due time and still do its work (clocks differ)."""
+PRESENCE_EVERY = timedelta(seconds=5)
+"""A seat's presence (``last_seen``) is written at most this often."""
 
 OPTION_NAMES = ("rules", "target", "bots", "timer", "ranked", "visibility", "class")
 
@@ -166,13 +168,15 @@ def schedule(code: str, version: int, when: datetime) -> None:
     current_app.send_task("tables.tasks.run_due", args=(code, version), eta=when, queue="tables")
 
 
-def _after_commit(code: str, version: int, due: datetime | None) -> None:
-    broadcast.announce(code, version)
+def _after_commit(change: broadcast.Change, due: datetime | None) -> None:
+    broadcast.announce(change)
     if due is not None:
         try:
-            schedule(code, version, due)
+            schedule(change.code, change.version, due)
         except Exception:  # the beat's sweep catches what a lost task misses
-            logger.exception("Could not schedule table %s at version %s", code, version)
+            logger.exception(
+                "Could not schedule table %s at version %s", change.code, change.version
+            )
 
 
 def _bump(
@@ -189,13 +193,28 @@ def _bump(
     table.version += 1
     table.last_activity = now
     table.save()
-    TableEvent.objects.create(table=table, version=table.version, what=what[:300], data=data)
-    code, version, due = table.code, table.version, table.due_at()
-    transaction.on_commit(lambda: _after_commit(code, version, due))
+    event = TableEvent.objects.create(
+        table=table, version=table.version, what=what[:300], data=data
+    )
+    change = broadcast.Change(
+        table.code,
+        table.version,
+        table.status,
+        broadcast.event_text(event.version, event.what, data),
+    )
+    due = table.due_at()
+    transaction.on_commit(lambda: _after_commit(change, due))
 
 
 def _locked(code: str) -> Table:
-    table = Table.objects.select_for_update().filter(code=code).first()
+    """Table ``code`` with its host, its row locked until the transaction ends (only the
+    table's row: never the host's account)."""
+    table = (
+        Table.objects.select_for_update(of=("self",))
+        .select_related("host")
+        .filter(code=code)
+        .first()
+    )
     if table is None:
         raise TableError("No such table.", 404)
     return table
@@ -554,11 +573,13 @@ def _finish(table: Table, live: Live, seats: dict[str, TableSeat], now: datetime
 
 def act(
     user: User, code: str, text: object, version: object, *, now: datetime | None = None
-) -> Table:
-    """The seated person whose turn it is takes the action ``text`` at ``version``.
+) -> tuple[Table, dict[str, TableSeat]]:
+    """The seated person whose turn it is takes the action ``text`` at ``version``; returns
+    the table and its seats (with their people) as the action left them.
 
-    409 when ``version`` is not the table's or it is not the caller's turn; 400 naming the
-    problem for an action that is not valid or not legal now.
+    404 when the table is not one the person may see; 409 when ``version`` is not the
+    table's or it is not the caller's turn; 400 naming the problem for an action or a
+    version missing (``None``), or an action that is not valid or not legal now.
     """
     now = _now(now)
     with transaction.atomic():
@@ -566,6 +587,10 @@ def act(
         seats = table.seat_map()
         if not _visible(table, user, seats):
             raise TableError("No such table.", 404)
+        if text is None:
+            raise TableError("An action is needed, such as 'play JH'.", field="action")
+        if version is None:
+            raise TableError("The table's version is needed.", field="version")
         if isinstance(version, bool) or not isinstance(version, int):
             raise TableError(f"version: a whole number, not {version!r}.", field="version")
         if table.status != Table.Status.PLAYING:
@@ -593,14 +618,16 @@ def act(
             except IllegalActionError as error:
                 raise TableError(f"action: you cannot do that: {error}.", field="action") from None
             raise TableError("action: you cannot do that now.", field="action")
-        row.timeouts_in_row = 0
-        row.last_seen = now
-        row.save()
+        if row.timeouts_in_row or not _fresh(row, now):
+            # Acting clears the timeouts in a row and marks the person present.
+            row.timeouts_in_row = 0
+            row.last_seen = now
+            row.save(update_fields=["timeouts_in_row", "last_seen"])
         what = _take(table, live, seats, action, now)
         _settle(table, live, seats, now)
         _bump(table, what, _action_data(Seat(row.seat), action), now, live)
     table.remember(live)  # committed: the state the answer shows is this game
-    return table
+    return table, seats
 
 
 def _due(table: Table, when: datetime | None, now: datetime) -> bool:
@@ -699,23 +726,28 @@ def _timeout(table: Table, now: datetime) -> None:
 
 def note_presence(
     code: str,
-    user: User,
+    user_id: int,
     *,
     now: datetime | None = None,
     seats: dict[str, TableSeat] | None = None,
 ) -> None:
-    """``user`` is at table ``code`` now (an open stream, a live page, an API call): their
-    seat's ``last_seen``, at most every 5 seconds. Not a change of the table (no version).
-    With the table's ``seats`` already read, nothing is written while they are fresh."""
+    """The person ``user_id`` is at table ``code`` now (an open stream, a live page, an
+    API call): their seat's ``last_seen``, at most every 5 seconds. Not a change of the
+    table (no version). With the table's ``seats`` already read, nothing is written while
+    they are fresh."""
     now = _now(now)
     if seats is not None:
-        fresh = now - timedelta(seconds=5)
-        mine = [row for row in seats.values() if row.user_id == user.pk]
-        if all(row.last_seen is not None and row.last_seen >= fresh for row in mine):
+        mine = [row for row in seats.values() if row.user_id == user_id]
+        if all(_fresh(row, now) for row in mine):
             return
-    TableSeat.objects.filter(table__code=code, user=user).filter(
-        Q(last_seen__isnull=True) | Q(last_seen__lt=now - timedelta(seconds=5))
+    TableSeat.objects.filter(table__code=code, user_id=user_id).filter(
+        Q(last_seen__isnull=True) | Q(last_seen__lt=now - PRESENCE_EVERY)
     ).update(last_seen=now)
+
+
+def _fresh(row: TableSeat, now: datetime) -> bool:
+    """Whether the seat's presence was written recently enough to be left as it is."""
+    return row.last_seen is not None and row.last_seen >= now - PRESENCE_EVERY
 
 
 def _absent(code: str, letter: str, now: datetime) -> bool:

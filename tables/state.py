@@ -51,7 +51,7 @@ def options_json(table: Table) -> dict[str, Any]:
 
 def seats_of(table: Table) -> dict[str, TableSeat]:
     """The table's seats by letter, with their people."""
-    return {row.seat: row for row in table.seats.select_related("user")}
+    return table.seat_map()
 
 
 def _your_seat(seats: dict[str, TableSeat], user: User | None) -> str | None:

@@ -19,15 +19,12 @@ from django.utils import timezone
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from pytest_django.fixtures import Settings
 
-# The tables app's models and services come from branch t18core (merged into this one).
-pytest.importorskip("tables.services", reason="needs the tables app (branch t18core)")
-
-from accounts.models import User  # noqa: E402
-from classes.models import Classroom  # noqa: E402
-from tables import services  # noqa: E402
-from tables.models import Table  # noqa: E402
-from tests.conftest import PASSWORD, make_user  # noqa: E402
-from tests.tables.asgi import AsgiServer, asgi_server_fixture  # noqa: E402, F401
+from accounts.models import User
+from classes.models import Classroom
+from tables import services
+from tables.models import Table
+from tests.conftest import PASSWORD, make_user
+from tests.tables.asgi import AsgiServer, asgi_server_fixture  # noqa: F401
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

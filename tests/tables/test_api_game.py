@@ -8,9 +8,10 @@ import pytest
 from rest_framework.test import APIClient
 
 from accounts.models import User
+from classes.models import Classroom
 from games.models import Hand, Match
 from tables.models import Table, TableEvent
-from tests.tables.conftest import run_next, state, table_of
+from tests.tables.conftest import client_of, run_next, state, table_of
 
 pytestmark = pytest.mark.django_db
 
@@ -158,6 +159,35 @@ def test_the_state_shows_only_your_own_cards(people: list[tuple[User, APIClient]
         format="json",
     )
     assert wrong.status_code == 400
+    no_action = mover.post(
+        f"/api/v1/tables/{code}/actions", {"version": table.version}, format="json"
+    )
+    assert no_action.status_code == 400
+    assert no_action.json()["errors"] == [
+        {"field": "action", "message": "An action is needed, such as 'play JH'."}
+    ]
+    no_version = mover.post(f"/api/v1/tables/{code}/actions", {"action": "pass"}, format="json")
+    assert no_version.status_code == 400
+    assert no_version.json()["errors"] == [
+        {"field": "version", "message": "The table's version is needed."}
+    ]
+    assert table_of(code).version == table.version  # nothing taken
+
+
+def test_an_action_at_a_table_one_may_not_see_is_a_404_whatever_is_sent(
+    people: list[tuple[User, APIClient]], classroom: Classroom, teacher: User
+) -> None:
+    """Who may see the table is checked before what was sent, so that a stranger learns
+    nothing of a class table from the answers."""
+    code = (
+        client_of(teacher)
+        .post("/api/v1/tables/", {"visibility": "class", "class": classroom.pk}, format="json")
+        .json()["id"]
+    )
+    stranger = people[1][1]
+    for body in ({}, {"action": "pass"}, {"action": "pass", "version": 1}):
+        answer = stranger.post(f"/api/v1/tables/{code}/actions", body, format="json")
+        assert answer.status_code == 404 and answer.json()["detail"] == "No such table."
 
 
 def _seat(letter: str) -> Any:

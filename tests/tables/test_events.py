@@ -10,16 +10,13 @@ from typing import Any
 import pytest
 from pytest_django.fixtures import Settings
 
-# The tables app's models and services come from branch t18core (merged into this one).
-pytest.importorskip("tables.services", reason="needs the tables app (branch t18core)")
-
-from accounts.models import ApiToken, User  # noqa: E402
-from classes.models import Classroom  # noqa: E402
-from tables import services  # noqa: E402
-from tables.models import Table, TableEvent  # noqa: E402
-from tests.conftest import PASSWORD  # noqa: E402
-from tests.tables.asgi import AsgiServer, asgi_server_fixture  # noqa: E402, F401
-from tests.tables.sse import Stream  # noqa: E402
+from accounts.models import ApiToken, User
+from classes.models import Classroom
+from tables import services
+from tables.models import Table, TableEvent
+from tests.conftest import PASSWORD
+from tests.tables.asgi import AsgiServer, asgi_server_fixture  # noqa: F401
+from tests.tables.sse import Stream
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -8,15 +8,12 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-# The tables app's models and services come from branch t18core (merged into this one).
-pytest.importorskip("tables.services", reason="needs the tables app (branch t18core)")
-
-from accounts.models import User  # noqa: E402
-from classes.models import Classroom  # noqa: E402
-from tables import services  # noqa: E402
-from tables.models import Table  # noqa: E402
-from tables.state import state_for  # noqa: E402
-from tests.conftest import PASSWORD  # noqa: E402
+from accounts.models import User
+from classes.models import Classroom
+from tables import services
+from tables.models import Table
+from tables.state import state_for
+from tests.conftest import PASSWORD
 
 pytestmark = pytest.mark.django_db
 

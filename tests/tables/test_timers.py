@@ -183,7 +183,7 @@ def test_presence_lost_for_a_minute_replaces_the_person(
     code = two_people_two_bots(people)
     table = table_of(code)
     later = timezone.now() + timedelta(seconds=61)
-    services.note_presence(code, people[0][0], now=later)
+    services.note_presence(code, people[0][0].pk, now=later)
     services.sweep(now=later)
     seats = table_of(code).seat_map()
     assert seats["N"].replaced and not seats["S"].replaced
@@ -201,7 +201,7 @@ def test_thirty_idle_minutes_abandon_a_table(people: list[tuple[User, APIClient]
 def test_the_sweep_catches_a_missed_deadline(people: list[tuple[User, APIClient]]) -> None:
     code = two_people_two_bots(people)
     table = until_person_turn(code)
-    services.note_presence(code, people[0][0], now=table.deadline)
-    services.note_presence(code, people[1][0], now=table.deadline)
+    services.note_presence(code, people[0][0].pk, now=table.deadline)
+    services.note_presence(code, people[1][0].pk, now=table.deadline)
     assert services.sweep(now=table.deadline + timedelta(seconds=1)) >= 1
     assert TableEvent.objects.filter(table=table, data__timeout=True).exists()

@@ -209,8 +209,10 @@ class Table(models.Model):
         return Live(game, hand)
 
     def seat_map(self) -> dict[str, TableSeat]:
-        """The table's seats by letter, with their people."""
-        return {s.seat: s for s in self.seats.select_related("user")}
+        """The table's seats by letter, with their people, in the order of :data:`SEATS`
+        (sorted here: the seats' default order would join the table to sort by its own)."""
+        rows = {s.seat: s for s in self.seats.select_related("user").order_by()}
+        return {letter: rows[letter] for letter in SEATS if letter in rows}
 
 
 class TableSeat(models.Model):
